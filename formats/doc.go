@@ -1,0 +1,9 @@
+// Package formats reads Office packages safely and speaks the vocabulary
+// every other package uses.
+//
+// It holds the shared package reader (zip under explicit limits, content
+// types, relationships, an XML scanner that reports part, line and column),
+// the Finding/Grade/Counts/Site types, and one sub-package per format: docx,
+// pptx, xlsx and hwpx, each with its validators and structure counter.
+// formats/inspect wires the four together behind one call.
+package formats
