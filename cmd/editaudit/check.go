@@ -1,0 +1,158 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/editaudit/editaudit/formats"
+	"github.com/editaudit/editaudit/formats/inspect"
+)
+
+// checkJSON is one file's object of `check --format json` (DESIGN.md:
+// schema editaudit.check/v1).
+type checkJSON struct {
+	Schema   string                    `json:"schema"`
+	Path     string                    `json:"path"`
+	Format   formats.Format            `json:"format"`
+	Flavor   string                    `json:"flavor,omitempty"`
+	SHA256   string                    `json:"sha256"`
+	Fatal    bool                      `json:"fatal"`
+	Findings []formats.Finding         `json:"findings"`
+	Counts   formats.Counts            `json:"counts"`
+	Parts    map[string]formats.Counts `json:"parts,omitempty"`
+}
+
+func checkCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "check",
+		Usage:     "validate documents on their own (no original to compare with)",
+		ArgsUsage: "FILE...",
+		Description: `check opens each file as the zip+XML package it is, runs every validator and
+counts its structure. Each finding has a grade (fatal: the application refuses
+or repairs the file; error: it opens but shows wrong things; warning; info),
+the part, line and column, what is wrong and how to fix it.
+
+Exit code 1 when any file has a fatal finding, 0 otherwise.
+
+Examples:
+   editaudit check contract.docx
+   editaudit check --format json *.xlsx | jq '.[] | select(.fatal)'`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output: text or json"},
+			&cli.BoolFlag{Name: "parts", Usage: "include the per-part structure breakdown (json) or print it (text)"},
+		},
+		Action: runCheck,
+	}
+}
+
+func runCheck(c *cli.Context) error {
+	if c.NArg() == 0 {
+		return usageErr("check needs at least one FILE (see editaudit check --help)")
+	}
+	format := c.String("format")
+	switch format {
+	case "text", "json":
+	default:
+		return usageErr("--format %q: use text or json", format)
+	}
+	var out []checkJSON
+	anyFatal := false
+	for _, path := range c.Args().Slice() {
+		rep, err := inspect.File(c.Context, path, inspect.Options{})
+		if err != nil {
+			if c.Context.Err() != nil {
+				return c.Context.Err()
+			}
+			return toolErr(err)
+		}
+		j := checkJSON{Schema: "editaudit.check/v1", Path: rep.Path, Format: rep.Format, Flavor: rep.Flavor,
+			SHA256: rep.SHA256, Fatal: rep.Fatal(), Findings: rep.Findings, Counts: rep.Counts}
+		if c.Bool("parts") {
+			j.Parts = rep.Parts
+		}
+		anyFatal = anyFatal || j.Fatal
+		out = append(out, j)
+	}
+	w := c.App.Writer
+	var err error
+	if format == "json" {
+		err = writeCheckJSON(w, out)
+	} else {
+		for i, j := range out {
+			if i > 0 {
+				fmt.Fprintln(w)
+			}
+			writeCheckText(w, j, c.Bool("parts"))
+		}
+	}
+	if err != nil {
+		return toolErr(err)
+	}
+	if anyFatal {
+		return blocked
+	}
+	return nil
+}
+
+func writeCheckJSON(w io.Writer, out []checkJSON) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if len(out) == 1 {
+		return enc.Encode(out[0])
+	}
+	return enc.Encode(out)
+}
+
+// writeCheckText: one line per finding, then the verdict and the counts.
+func writeCheckText(w io.Writer, j checkJSON, parts bool) {
+	fmt.Fprintf(w, "%s (%s)\n", j.Path, j.Flavor+orFormat(j))
+	for _, f := range j.Findings {
+		fmt.Fprintf(w, "  %s\n", f.String())
+		if f.Fix != "" {
+			fmt.Fprintf(w, "      fix: %s\n", f.Fix)
+		}
+	}
+	t := formats.TallyOf(j.Findings)
+	verdict := "ok: no fatal findings"
+	if j.Fatal {
+		verdict = "FATAL: the application will refuse or repair this file"
+	}
+	fmt.Fprintf(w, "  %s (%d findings: %d fatal, %d error, %d warning, %d info)\n", verdict, t.Total, t.Fatal, t.Error, t.Warning, t.Info)
+	if len(j.Counts) > 0 {
+		var kv []string
+		for _, k := range j.Counts.Keys() {
+			kv = append(kv, fmt.Sprintf("%s=%d", k, j.Counts[k]))
+		}
+		fmt.Fprintf(w, "  structure: %s\n", strings.Join(kv, " "))
+	}
+	if parts {
+		for _, p := range sortedKeys(j.Parts) {
+			var kv []string
+			for _, k := range j.Parts[p].Keys() {
+				kv = append(kv, fmt.Sprintf("%s=%d", k, j.Parts[p][k]))
+			}
+			fmt.Fprintf(w, "    %s: %s\n", p, strings.Join(kv, " "))
+		}
+	}
+}
+
+func orFormat(j checkJSON) string {
+	if j.Flavor == "" {
+		return string(j.Format)
+	}
+	return ""
+}
+
+func sortedKeys(m map[string]formats.Counts) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sortStrings(ks)
+	return ks
+}

@@ -1,0 +1,123 @@
+// Command editaudit audits edits of Word, PowerPoint, Excel and Hangul
+// documents: new defects that stop the application opening the file,
+// structure that shrank, and rendered pages that changed.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/urfave/cli/v2"
+)
+
+// Exit codes: the public contract of DESIGN.md.
+const (
+	exitOK      = 0 // passed: nothing new at fatal
+	exitBlocked = 1 // a new fatal finding (check: any fatal)
+	exitUsage   = 2 // usage error
+	exitTool    = 3 // the tool could not do its job (renderer missing, I/O)
+	exitCancel  = 130
+)
+
+// exitError carries an exit code out of a command's action.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit %d", e.code)
+	}
+	return e.err.Error()
+}
+func (e *exitError) Unwrap() error { return e.err }
+
+// usageErr marks err as a usage error (exit 2).
+func usageErr(format string, a ...any) error {
+	return &exitError{code: exitUsage, err: fmt.Errorf(format, a...)}
+}
+
+// toolErr marks err as "the tool could not do its job" (exit 3).
+func toolErr(err error) error { return &exitError{code: exitTool, err: err} }
+
+// blocked is returned by an action whose verdict is "blocked" (exit 1);
+// it prints nothing more.
+var blocked = &exitError{code: exitBlocked}
+
+const exitHelp = `EXIT CODES:
+   0  passed: nothing new at fatal
+   1  blocked: a new fatal finding (for check: any fatal finding)
+   2  usage error
+   3  the tool could not do its job (renderer missing or crashed beyond retries, I/O error)
+   130 cancelled (SIGINT/SIGTERM)
+   An unreadable or corrupt input document is a finding, not exit 3.`
+
+func newApp(stdout, stderr io.Writer) *cli.App {
+	return &cli.App{
+		Name:  "editaudit",
+		Usage: "audit edits of Word, PowerPoint, Excel and Hangul documents",
+		Description: `editaudit judges an edited document against its original: it reports only what
+the edit introduced — new defects that keep Word, Excel, PowerPoint or Hangul
+from opening the file, structure that shrank (tables, rows, slides, charts…),
+and rendered pages that changed. Only a new fatal defect blocks.
+
+Typical use:
+   editaudit check contract.docx              validate a file on its own
+   editaudit audit original.docx edited.docx  what did the edit break?
+   editaudit audit --restore --out rej/ original.docx edited.docx
+                                              put the original back if blocked
+
+` + exitHelp,
+		Writer:                 stdout,
+		ErrWriter:              stderr,
+		HideHelpCommand:        true,
+		UseShortOptionHandling: true,
+		Commands:               commands(),
+		ExitErrHandler:         func(*cli.Context, error) {}, // Run maps errors to codes
+	}
+}
+
+// commands lists every subcommand; each lives in its own file.
+func commands() []*cli.Command {
+	return []*cli.Command{
+		checkCommand(),
+	}
+}
+
+// Run executes the CLI with args (args[0] is the program name) and returns
+// the exit code. It is the whole program, testable without a subprocess.
+func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	app := newApp(stdout, stderr)
+	err := app.RunContext(ctx, args)
+	if err == nil {
+		return exitOK
+	}
+	var ee *exitError
+	switch {
+	case errors.As(err, &ee):
+		if ee.err != nil {
+			fmt.Fprintln(stderr, "editaudit:", ee.err)
+		}
+		return ee.code
+	case errors.Is(err, context.Canceled):
+		fmt.Fprintln(stderr, "editaudit: cancelled")
+		return exitCancel
+	default:
+		// urfave/cli reports unknown flags and commands as plain errors.
+		fmt.Fprintln(stderr, "editaudit:", err)
+		return exitUsage
+	}
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := Run(ctx, os.Args, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}

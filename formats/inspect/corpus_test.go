@@ -1,0 +1,98 @@
+package inspect
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/editaudit/editaudit/formats"
+)
+
+// corpusDir returns $EDITAUDIT_CORPUS or skips the test.
+func corpusDir(t *testing.T) string {
+	t.Helper()
+	dir := os.Getenv("EDITAUDIT_CORPUS")
+	if dir == "" {
+		t.Skip("EDITAUDIT_CORPUS not set")
+	}
+	return dir
+}
+
+// TestCorpusHealthy: every real file in the format folders inspects without
+// error, and none of them is fatal (they all open in their application).
+func TestCorpusHealthy(t *testing.T) {
+	dir := corpusDir(t)
+	for _, sub := range []string{"docx", "pptx", "xlsx", "hwpx"} {
+		files, _ := filepath.Glob(filepath.Join(dir, sub, "*"))
+		if len(files) == 0 {
+			t.Fatalf("no files in %s/%s", dir, sub)
+		}
+		for _, f := range files {
+			rep, err := File(context.Background(), f, Options{})
+			if err != nil {
+				t.Errorf("%s: %v", f, err)
+				continue
+			}
+			if string(rep.Format) != sub {
+				t.Errorf("%s: detected %s", filepath.Base(f), rep.Format)
+			}
+			for _, fd := range rep.Findings {
+				if fd.Grade == formats.Fatal {
+					t.Errorf("%s: healthy file has a fatal finding: %s", filepath.Base(f), fd)
+				}
+			}
+		}
+	}
+}
+
+// TestCorpusBroken: every file in broken/ gets at least one finding that
+// names what is wrong, quickly; the hard-broken ones are fatal.
+func TestCorpusBroken(t *testing.T) {
+	dir := corpusDir(t)
+	want := map[string]string{ // file → a code that must be among the findings
+		"openpyxl_null_file.xlsx":          formats.CodeZipEmpty,
+		"excelize_encryptAES.xlsx":         formats.CodeZipEncrypted,
+		"oxsdk_encrypted_pptx.pptx":        formats.CodeZipEncrypted,
+		"poi_truncated62886.docx":          formats.CodeZipTruncated,
+		"poi_fuzz-docx-badcentraldir.docx": formats.CodeZipCentralDir,
+		"poi_fuzz-docx-crc.docx":           formats.CodeZipCRC,
+		"poi_fuzz-xlsx-crc.xlsx":           formats.CodeZipCRC,
+		"openpyxl_null_archive.xlsx":       formats.CodeCTMissing,
+		"poi_xlsx-corrupted.xlsx":          formats.CodeXMLNotWellFormed,
+		"poi_duplicate-filename.xlsx":      formats.CodeZipDuplicate,
+		"poi_ExternalEntityInText.docx":    formats.CodeXMLDoctype,
+		"poi_poc-xmlbomb.xlsx":             formats.CodeXMLDoctype,
+		"oxsdk_InvalidDocProps.docx":       formats.CodeRelsTargetMissing,
+		"oxsdk_missingcalcchainpart.xlsx":  formats.CodeRelsTargetMissing,
+		"poi_49609.xlsx":                   formats.CodeZipEntryName,
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "broken", "*"))
+	for _, f := range files {
+		base := filepath.Base(f)
+		start := time.Now()
+		rep, err := File(context.Background(), f, Options{})
+		if err != nil {
+			t.Errorf("%s: %v", base, err)
+			continue
+		}
+		if d := time.Since(start); d > 5*time.Second { // generous: a sanity bound, not a benchmark
+			t.Errorf("%s: took %v", base, d)
+		}
+		code, hard := want[base]
+		if !hard {
+			continue
+		}
+		found := false
+		for _, fd := range rep.Findings {
+			if fd.Code == code && fd.Grade == formats.Fatal && strings.TrimSpace(fd.Message) != "" {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s: no fatal %s among %v", base, code, rep.Findings)
+		}
+	}
+}
