@@ -477,8 +477,10 @@ type charFilter struct {
 	line    int
 	col     int
 	tokLen  int
-	recent  []byte // the last bytes seen, for excerpts
+	ring    [excerptLen]byte // the last bytes seen, for excerpts
+	ringN   int              // bytes written to ring in all
 	pending []*illegal
+	open    int // pending entries still collecting context
 }
 
 const excerptLen = 24
@@ -493,6 +495,9 @@ func (f *charFilter) take(upto int64) []illegal {
 	var out []illegal
 	i := 0
 	for ; i < len(f.pending) && f.pending[i].off < upto; i++ {
+		if f.pending[i].need > 0 {
+			f.open--
+		}
 		out = append(out, *f.pending[i])
 	}
 	f.pending = f.pending[i:]
@@ -531,18 +536,23 @@ func (f *charFilter) Read(p []byte) (int, error) {
 
 // record notes an illegal character of size bytes at the current position.
 func (f *charFilter) record(r rune, size int) {
-	ex := append([]byte(nil), f.recent...)
+	n := min(f.ringN, excerptLen)
+	ex := make([]byte, 0, n+2*excerptLen)
+	for i := f.ringN - n; i < f.ringN; i++ {
+		ex = append(ex, f.ring[i%excerptLen])
+	}
 	ex = append(ex, fmt.Sprintf("\\u%04X", r)...)
 	f.pending = append(f.pending, &illegal{r: r, off: f.off, line: f.line, col: f.col, excerpt: ex, need: excerptLen, skip: size})
+	f.open++
 }
 
 // feed appends b to the excerpt ring and to pending excerpts.
 func (f *charFilter) feed(b byte) {
-	if len(f.recent) >= excerptLen {
-		copy(f.recent, f.recent[1:])
-		f.recent = f.recent[:excerptLen-1]
+	f.ring[f.ringN%excerptLen] = b
+	f.ringN++
+	if f.open == 0 {
+		return
 	}
-	f.recent = append(f.recent, b)
 	for _, il := range f.pending {
 		switch {
 		case il.skip > 0:
@@ -550,6 +560,9 @@ func (f *charFilter) feed(b byte) {
 		case il.need > 0:
 			il.excerpt = append(il.excerpt, b)
 			il.need--
+			if il.need == 0 {
+				f.open--
+			}
 		}
 	}
 }

@@ -1,0 +1,42 @@
+# editaudit: `make demo` and `make test` set everything up on a fresh Debian
+# machine (they run scripts/setup.sh first, which installs only what is missing).
+SHELL := /bin/bash
+export PATH := $(PATH):/usr/local/go/bin:$(HOME)/go/bin
+GO ?= go
+BIN := bin/editaudit
+CORPUS ?= $(if $(wildcard ../shared/corpus/real),$(abspath ../shared/corpus/real),)
+
+.PHONY: setup build test demo bench fuzz lint clean
+
+setup:
+	@bash scripts/setup.sh
+
+build:
+	$(GO) build -o $(BIN) ./cmd/editaudit
+
+# The whole suite, LibreOffice included. EDITAUDIT_CORPUS enables the tests
+# over the real documents when ../shared/corpus/real exists.
+test: setup build
+	$(GO) vet ./...
+	EDITAUDIT_CORPUS=$(CORPUS) $(GO) test -count=1 -timeout 30m ./...
+	EDITAUDIT_CORPUS=$(CORPUS) $(GO) test -count=1 -race -timeout 30m ./pixeldiff/... ./corpus/... ./audit/... ./baseline/...
+
+# Generates a contract, applies a damaging edit, audits it and writes a report.
+demo: setup build
+	@bash scripts/demo.sh
+
+bench: setup build
+	EDITAUDIT_CORPUS=$(CORPUS) $(GO) test -run '^$$' -bench . -benchmem ./...
+
+# Seeds run as regular tests in `make test`; this runs each fuzz target.
+FUZZTIME ?= 1m
+fuzz:
+	@bash scripts/fuzz.sh $(FUZZTIME)
+
+lint:
+	gofmt -l . | tee /dev/stderr | (! read)
+	$(GO) vet ./...
+	staticcheck ./...
+
+clean:
+	rm -rf bin demo-out
