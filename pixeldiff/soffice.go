@@ -1,0 +1,502 @@
+package pixeldiff
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Defaults of PoolOptions.
+const (
+	DefaultDeadline     = 60 * time.Second
+	DefaultRestartAfter = 200
+	DefaultBatchWindow  = 25 * time.Millisecond
+	DefaultMaxBatch     = 16
+	DefaultMaxBytes     = 256 << 20
+)
+
+// installHint is what a user without LibreOffice is told.
+const installHint = "install LibreOffice (Debian/Ubuntu: apt-get install libreoffice-writer-nogui " +
+	"libreoffice-calc-nogui libreoffice-impress-nogui poppler-utils), or run with --render off"
+
+// PoolOptions configures a Pool. Zero values mean the defaults.
+type PoolOptions struct {
+	// Workers is the number of LibreOffice processes converting at once
+	// (default min(NumCPU, 4)). Each has its own profile directory.
+	Workers int
+	// SofficePath is the program to run. Default: "soffice", then
+	// "libreoffice", looked up in PATH; when that is LibreOffice's launcher
+	// script and soffice.bin sits next to it, soffice.bin is run directly.
+	// An explicit path is run as given (a wrapper script, in tests).
+	SofficePath string
+	// Deadline is the time one document may take (load and export) before
+	// LibreOffice is considered hung and its process group is killed
+	// (default 60s). In a batch the clock restarts at each finished
+	// document, so a batch of n documents can take up to n×Deadline.
+	Deadline time.Duration
+	// RestartAfter is the number of conversions after which a worker's
+	// profile is thrown away and copied fresh from the template (default 200).
+	// Every batch runs in a fresh LibreOffice process.
+	RestartAfter int
+	// BatchWindow is how long a worker waits, after the first request
+	// arrives, for more requests to convert in the same LibreOffice run
+	// (default 25ms).
+	BatchWindow time.Duration
+	// MaxBatch caps the documents converted by one LibreOffice run (default 16).
+	MaxBatch int
+	// MaxBytes refuses larger inputs with ReasonTooLarge (default 256 MiB).
+	MaxBytes int64
+	// TempDir is where the pool's working folder is created (default
+	// os.TempDir()). Everything the pool creates lives under one folder
+	// there and is removed by Close.
+	TempDir string
+}
+
+func (o *PoolOptions) fill() {
+	if o.Workers <= 0 {
+		o.Workers = min(runtime.NumCPU(), 4)
+	}
+	if o.Deadline <= 0 {
+		o.Deadline = DefaultDeadline
+	}
+	if o.RestartAfter <= 0 {
+		o.RestartAfter = DefaultRestartAfter
+	}
+	if o.BatchWindow <= 0 {
+		o.BatchWindow = DefaultBatchWindow
+	}
+	if o.MaxBatch <= 0 {
+		o.MaxBatch = DefaultMaxBatch
+	}
+	if o.MaxBytes <= 0 {
+		o.MaxBytes = DefaultMaxBytes
+	}
+}
+
+// PoolStats counts what a Pool did (for tests, benchmarks and logs).
+type PoolStats struct {
+	Runs         int64 // LibreOffice processes started for conversions
+	Converted    int64 // documents converted
+	Failed       int64 // documents reported failed
+	Killed       int64 // runs killed (deadline, cancellation)
+	Retried      int64 // documents retried alone after a failed batch
+	Deduplicated int64 // requests served by an identical in-flight document
+}
+
+// Pool supervises LibreOffice processes that convert documents to PDF.
+// Concurrent ConvertPDF calls are gathered into batches: one LibreOffice run
+// converts many staged files. A document that hangs or crashes LibreOffice
+// is isolated by retrying the batch's unfinished documents one by one; a
+// document that fails twice is quarantined (failed without a new attempt)
+// for the Pool's lifetime. A Pool is safe for concurrent use; Close it.
+type Pool struct {
+	opts     PoolOptions
+	exe      string // what is run
+	progDir  string // LibreOffice's program folder, when known
+	root     string // the pool's working folder
+	stageDir string
+	pdfDir   string
+	template string // initialised profile copied for each worker
+
+	ctx    context.Context // ended by Close
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	wake   chan struct{}
+
+	mu         sync.Mutex
+	queue      []*job
+	idle       int
+	inflight   map[string]*job
+	quarantine map[string]*RenderError
+	closed     bool
+
+	seq   atomic.Int64
+	stats struct {
+		runs, converted, failed, killed, retried, dedup atomic.Int64
+	}
+
+	verOnce sync.Mutex
+	version string
+}
+
+// job is one distinct document (by content) waiting for or in conversion.
+type job struct {
+	sha     string
+	ext     string
+	doc     string // first caller's path, for messages
+	staged  string // input copy under stageDir, named by content hash
+	queued  time.Time
+	waiters []*waiter
+}
+
+type waiter struct {
+	doc       string
+	ch        chan result
+	abandoned bool
+}
+
+type result struct {
+	pdf string
+	err error
+}
+
+// NewPool finds LibreOffice, creates the working folder, initialises one
+// profile (so LibreOffice's first-start restart, exit code 81, never costs
+// a conversion) and starts the workers. A missing LibreOffice is
+// ErrNoRenderer with an installation hint.
+func NewPool(ctx context.Context, opts PoolOptions) (*Pool, error) {
+	opts.fill()
+	exe, progDir, err := findSoffice(opts.SofficePath)
+	if err != nil {
+		return nil, err
+	}
+	root, err := os.MkdirTemp(opts.TempDir, "editaudit-render-")
+	if err != nil {
+		return nil, fmt.Errorf("pixeldiff: working folder: %w", err)
+	}
+	p := &Pool{
+		opts: opts, exe: exe, progDir: progDir, root: root,
+		stageDir:   filepath.Join(root, "stage"),
+		pdfDir:     filepath.Join(root, "pdf"),
+		template:   filepath.Join(root, "profile-template"),
+		wake:       make(chan struct{}, 1),
+		inflight:   map[string]*job{},
+		quarantine: map[string]*RenderError{},
+	}
+	for _, d := range []string{p.stageDir, p.pdfDir} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			os.RemoveAll(root)
+			return nil, fmt.Errorf("pixeldiff: working folder: %w", err)
+		}
+	}
+	if err := initProfile(ctx, exe, p.template, opts.Deadline); err != nil {
+		os.RemoveAll(root)
+		return nil, err
+	}
+	p.ctx, p.cancel = context.WithCancel(context.Background())
+	for i := 1; i <= opts.Workers; i++ {
+		w := &worker{id: i, dir: filepath.Join(root, fmt.Sprintf("w%d", i))}
+		if err := os.Mkdir(w.dir, 0o700); err != nil {
+			p.cancel()
+			p.wg.Wait()
+			os.RemoveAll(root)
+			return nil, fmt.Errorf("pixeldiff: working folder: %w", err)
+		}
+		p.wg.Add(1)
+		go p.work(w)
+	}
+	return p, nil
+}
+
+// findSoffice resolves the program to run and LibreOffice's program folder.
+func findSoffice(explicit string) (exe, progDir string, err error) {
+	if explicit != "" {
+		path, err := exec.LookPath(explicit)
+		if err != nil {
+			return "", "", fmt.Errorf("%w: LibreOffice not found at %s: %v; %s", ErrNoRenderer, explicit, err, installHint)
+		}
+		abs, _ := filepath.Abs(path)
+		if real, err := filepath.EvalSymlinks(abs); err == nil && filepath.Base(real) == "soffice" {
+			progDir = filepath.Dir(real)
+		}
+		return abs, progDir, nil
+	}
+	for _, name := range []string{"soffice", "libreoffice"} {
+		path, err := exec.LookPath(name)
+		if err != nil {
+			continue
+		}
+		real, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			real = path
+		}
+		real, _ = filepath.Abs(real)
+		dir := filepath.Dir(real)
+		// The launcher script (soffice) execs oosplash, which forks
+		// soffice.bin; running soffice.bin directly makes LibreOffice our
+		// direct child, so the parent-death signal reaches it.
+		if bin := filepath.Join(dir, "soffice.bin"); isExecutable(bin) {
+			return bin, dir, nil
+		}
+		return real, dir, nil
+	}
+	return "", "", fmt.Errorf("%w: LibreOffice (soffice) is not installed or not in PATH; %s", ErrNoRenderer, installHint)
+}
+
+func isExecutable(p string) bool {
+	info, err := os.Stat(p)
+	return err == nil && info.Mode().IsRegular() && info.Mode()&0o111 != 0
+}
+
+// ProgramDir is LibreOffice's program folder ("" when run through a wrapper
+// that hides it).
+func (p *Pool) ProgramDir() string { return p.progDir }
+
+// Executable is the program the pool runs.
+func (p *Pool) Executable() string { return p.exe }
+
+// Version returns LibreOffice's version line, e.g. "LibreOffice 7.4.7.2
+// 40(Build:2)" (computed once; "" if it cannot be run).
+func (p *Pool) Version(ctx context.Context) string {
+	p.verOnce.Lock()
+	defer p.verOnce.Unlock()
+	if p.version != "" {
+		return p.version
+	}
+	out, err := runOutput(ctx, 30*time.Second, p.exe, "--version")
+	if err != nil {
+		return ""
+	}
+	for _, l := range strings.Split(string(out), "\n") {
+		if strings.HasPrefix(l, "LibreOffice") {
+			p.version = strings.TrimSpace(l)
+			return p.version
+		}
+	}
+	return ""
+}
+
+// Stats returns counters of the pool's work so far.
+func (p *Pool) Stats() PoolStats {
+	return PoolStats{
+		Runs: p.stats.runs.Load(), Converted: p.stats.converted.Load(), Failed: p.stats.failed.Load(),
+		Killed: p.stats.killed.Load(), Retried: p.stats.retried.Load(), Deduplicated: p.stats.dedup.Load(),
+	}
+}
+
+// ConvertPDF converts docPath to PDF and returns the PDF's path, inside the
+// pool's working folder. The caller owns that file and removes it
+// (os.Remove) when done; Close removes any left. docPath itself is only
+// read (a copy is converted). Concurrent calls are batched into shared
+// LibreOffice runs. Errors: *RenderError (ErrRenderFailed) for a document
+// that cannot be converted, ErrUnsupported, ErrClosed, ctx.Err().
+func (p *Pool) ConvertPDF(ctx context.Context, docPath string) (string, error) {
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	if p.isClosed() {
+		return "", ErrClosed
+	}
+	ext, err := DetectFormat(docPath)
+	if err != nil {
+		return "", err
+	}
+	tmp, sum, _, err := stageCopy(docPath, p.stageDir, p.opts.MaxBytes)
+	if err != nil {
+		var re *RenderError
+		if errors.As(err, &re) || errors.Is(err, os.ErrNotExist) {
+			return "", err
+		}
+		if p.isClosed() {
+			return "", ErrClosed
+		}
+		return "", fmt.Errorf("pixeldiff: staging %s: %w", docPath, err)
+	}
+	w := &waiter{doc: docPath, ch: make(chan result, 1)}
+	key := sum + ext
+
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		os.Remove(tmp)
+		return "", ErrClosed
+	}
+	if q := p.quarantine[key]; q != nil {
+		p.mu.Unlock()
+		os.Remove(tmp)
+		e := *q
+		e.Doc = docPath
+		return "", &e
+	}
+	if j := p.inflight[key]; j != nil {
+		j.waiters = append(j.waiters, w)
+		p.mu.Unlock()
+		p.stats.dedup.Add(1)
+		os.Remove(tmp)
+	} else {
+		// The staged name is derived from the content so that a document
+		// renders the same every time (a FILENAME field shows this name).
+		staged := filepath.Join(p.stageDir, sum[:20]+ext)
+		if err := os.Rename(tmp, staged); err != nil {
+			p.mu.Unlock()
+			os.Remove(tmp)
+			return "", fmt.Errorf("pixeldiff: staging %s: %w", docPath, err)
+		}
+		j := &job{sha: key, ext: ext, doc: docPath, staged: staged, queued: time.Now(), waiters: []*waiter{w}}
+		p.inflight[key] = j
+		p.queue = append(p.queue, j)
+		p.mu.Unlock()
+		p.signal()
+	}
+
+	select {
+	case r := <-w.ch:
+		return r.pdf, r.err
+	case <-ctx.Done():
+		p.mu.Lock()
+		w.abandoned = true
+		p.mu.Unlock()
+		select {
+		case r := <-w.ch: // delivered just before we gave up
+			if r.pdf != "" {
+				os.Remove(r.pdf)
+			}
+		default:
+		}
+		return "", ctx.Err()
+	}
+}
+
+func (p *Pool) isClosed() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.closed
+}
+
+func (p *Pool) signal() {
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Close kills every LibreOffice process, fails waiting requests with
+// ErrClosed, waits for the workers and removes the working folder (profiles,
+// staged copies and PDFs not yet removed by callers).
+func (p *Pool) Close() error {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return nil
+	}
+	p.closed = true
+	p.mu.Unlock()
+	p.cancel()
+	p.wg.Wait()
+	p.mu.Lock()
+	for _, j := range p.queue {
+		p.finishLocked(j, "", ErrClosed)
+	}
+	p.queue = nil
+	p.mu.Unlock()
+	return os.RemoveAll(p.root)
+}
+
+// take removes up to a fair share of the queue for one worker: the queue
+// split between the idle workers, at most max. Jobs nobody waits for any
+// more are dropped.
+func (p *Pool) take(max int) []*job {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	live := p.queue[:0]
+	for _, j := range p.queue {
+		if p.wantedLocked(j) {
+			live = append(live, j)
+		} else {
+			p.finishLocked(j, "", context.Canceled)
+		}
+	}
+	p.queue = live
+	share := (len(p.queue) + p.idle - 1) / max1(p.idle)
+	n := min(max1(share), max, len(p.queue))
+	batch := append([]*job(nil), p.queue[:n]...)
+	p.queue = append(p.queue[:0], p.queue[n:]...)
+	if len(p.queue) > 0 {
+		p.signal()
+	}
+	return batch
+}
+
+func max1(n int) int {
+	if n < 1 {
+		return 1
+	}
+	return n
+}
+
+// wantedLocked reports whether any caller still waits for j.
+func (p *Pool) wantedLocked(j *job) bool {
+	for _, w := range j.waiters {
+		if !w.abandoned {
+			return true
+		}
+	}
+	return false
+}
+
+// wanted is wantedLocked for callers without the lock.
+func (p *Pool) wanted(j *job) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.wantedLocked(j)
+}
+
+// finishLocked delivers j's outcome to its waiters and forgets the job. The
+// first waiter gets pdf itself, the others a hard link (or copy) of it;
+// abandoned waiters get nothing. pdf is removed when nobody takes it.
+func (p *Pool) finishLocked(j *job, pdf string, err error) {
+	delete(p.inflight, j.sha)
+	os.Remove(j.staged)
+	given := false
+	for _, w := range j.waiters {
+		if w.abandoned {
+			continue
+		}
+		if err != nil {
+			var re *RenderError
+			if errors.As(err, &re) {
+				e := *re
+				e.Doc = w.doc
+				w.ch <- result{err: &e}
+			} else {
+				w.ch <- result{err: err}
+			}
+			continue
+		}
+		dst := filepath.Join(p.pdfDir, fmt.Sprintf("%06d.pdf", p.seq.Add(1)))
+		var lerr error
+		if !given {
+			lerr = os.Rename(pdf, dst)
+		} else if lerr = os.Link(pdf, dst); lerr != nil {
+			lerr = copyFile(pdf, dst)
+		}
+		if lerr != nil {
+			w.ch <- result{err: fmt.Errorf("pixeldiff: moving PDF: %w", lerr)}
+			continue
+		}
+		if !given {
+			pdf, given = dst, true
+		}
+		w.ch <- result{pdf: dst}
+	}
+	if pdf != "" && !given {
+		os.Remove(pdf)
+	}
+}
+
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		os.Remove(dst)
+		return err
+	}
+	return out.Close()
+}

@@ -1,0 +1,154 @@
+package pixeldiff
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"time"
+)
+
+// fileURL turns a path into the file:// URL -env:UserInstallation expects.
+func fileURL(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		abs = path
+	}
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
+}
+
+// profileSettings are written into the template profile: no macros, no
+// link updates (no network access while loading), a fixed locale so number
+// and date formats do not depend on the machine, no OpenCL.
+//
+// Values: Writer Content/Update/Link 0 = NEVER (sw/inc/linkenum.hxx);
+// Calc Content/Update/Link 1 = LM_NEVER (sc/inc/global.hxx, ScLkUpdMode);
+// MacroSecurityLevel 3 = very high (only signed macros from trusted
+// locations, of which there are none).
+var profileSettings = []struct{ path, name, typ, value string }{
+	{"/org.openoffice.Office.Common/Security/Scripting", "MacroSecurityLevel", "xs:int", "3"},
+	{"/org.openoffice.Office.Common/Security/Scripting", "DisableMacrosExecution", "xs:boolean", "true"},
+	{"/org.openoffice.Office.Common/Security/Scripting", "BlockUntrustedRefererLinks", "xs:boolean", "true"},
+	{"/org.openoffice.Office.Writer/Content/Update", "Link", "xs:int", "0"},
+	{"/org.openoffice.Office.Calc/Content/Update", "Link", "xs:int", "1"},
+	{"/org.openoffice.Setup/L10N", "ooLocale", "xs:string", "en-US"},
+	{"/org.openoffice.Setup/L10N", "ooSetupSystemLocale", "xs:string", "en-US"},
+	{"/org.openoffice.Office.Common/Misc", "UseOpenCL", "xs:boolean", "false"},
+}
+
+// initProfile creates an initialised LibreOffice profile in dir by starting
+// LibreOffice once with --terminate_after_init (tolerating the exit code 81
+// restart request of a first start), then adds profileSettings.
+func initProfile(ctx context.Context, exe, dir string, deadline time.Duration) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("pixeldiff: profile: %w", err)
+	}
+	var last error
+	for attempt := 0; attempt < 3; attempt++ {
+		last = runInit(ctx, exe, dir, deadline)
+		var ee *exec.ExitError
+		if errors.As(last, &ee) && ee.ExitCode() == 81 {
+			continue
+		}
+		break
+	}
+	if last != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("%w: LibreOffice (%s) failed to start: %v", ErrNoRenderer, exe, last)
+	}
+	xcu := filepath.Join(dir, "user", "registrymodifications.xcu")
+	if err := addSettings(xcu); err != nil {
+		return fmt.Errorf("pixeldiff: profile settings: %w", err)
+	}
+	return nil
+}
+
+func runInit(ctx context.Context, exe, dir string, deadline time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, deadline)
+	defer cancel()
+	args := append(sofficeArgs(dir), "--terminate_after_init")
+	cmd := exec.Command(exe, args...)
+	cmd.Env = sofficeEnv()
+	setProcessGroup(cmd)
+	var stderr tailBuffer
+	cmd.Stderr = &stderr
+	cmd.Stdout = &stderr
+	cmd.WaitDelay = 2 * time.Second
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	stop := context.AfterFunc(ctx, func() { killGroup(cmd) })
+	err := cmd.Wait()
+	stop()
+	killGroup(cmd)
+	if ctx.Err() != nil {
+		return fmt.Errorf("no answer within %s: %w", deadline, ctx.Err())
+	}
+	if err != nil {
+		if s := cleanStderr(stderr.String()); s != "" {
+			return fmt.Errorf("%w: %s", err, s)
+		}
+	}
+	return err
+}
+
+// addSettings adds profileSettings to a registrymodifications.xcu (creating
+// it when LibreOffice did not).
+func addSettings(xcu string) error {
+	var items bytes.Buffer
+	for _, s := range profileSettings {
+		fmt.Fprintf(&items, `<item oor:path="%s"><prop oor:name="%s" oor:op="fuse" oor:type="%s"><value>%s</value></prop></item>`+"\n",
+			s.path, s.name, s.typ, s.value)
+	}
+	b, err := os.ReadFile(xcu)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(filepath.Dir(xcu), 0o700); err != nil {
+			return err
+		}
+		b = []byte(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" +
+			`<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">` + "\n" +
+			`</oor:items>` + "\n")
+	} else if err != nil {
+		return err
+	}
+	end := bytes.LastIndex(b, []byte("</oor:items>"))
+	if end < 0 {
+		return fmt.Errorf("%s: no </oor:items>", xcu)
+	}
+	out := append(append(append([]byte{}, b[:end]...), items.Bytes()...), b[end:]...)
+	return os.WriteFile(xcu, out, 0o600)
+}
+
+// copyDir copies the tree src to dst (regular files, folders, symlinks).
+func copyDir(src, dst string) error {
+	return filepath.WalkDir(src, func(p string, de fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, p)
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dst, rel)
+		switch {
+		case de.IsDir():
+			return os.MkdirAll(target, 0o700)
+		case de.Type()&fs.ModeSymlink != 0:
+			link, err := os.Readlink(p)
+			if err != nil {
+				return err
+			}
+			return os.Symlink(link, target)
+		case de.Type().IsRegular():
+			return copyFile(p, target)
+		}
+		return nil // sockets, pipes: LibreOffice recreates them
+	})
+}

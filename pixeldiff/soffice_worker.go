@@ -1,0 +1,497 @@
+package pixeldiff
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// worker is one LibreOffice slot: its own profile (copied from the pool's
+// template), its own process group per run.
+type worker struct {
+	id      int
+	dir     string
+	profile string // "" until copied
+	uses    int    // conversions since the profile was copied
+	runs    int
+}
+
+// work is a worker's loop: wait for requests, gather a batch, convert it.
+func (p *Pool) work(w *worker) {
+	defer p.wg.Done()
+	for {
+		p.mu.Lock()
+		p.idle++
+		p.mu.Unlock()
+		batch, ok := p.nextBatch(w)
+		p.mu.Lock()
+		p.idle--
+		p.mu.Unlock()
+		if !ok {
+			return
+		}
+		if len(batch) > 0 {
+			p.convertBatch(w, batch)
+		}
+	}
+}
+
+// nextBatch waits until requests are queued, lets the batch window of the
+// oldest one pass, and takes this worker's share. ok is false when the pool
+// is closing.
+func (p *Pool) nextBatch(w *worker) (batch []*job, ok bool) {
+	for {
+		p.mu.Lock()
+		var oldest time.Time
+		if len(p.queue) > 0 {
+			oldest = p.queue[0].queued
+		}
+		p.mu.Unlock()
+		if oldest.IsZero() {
+			select {
+			case <-p.wake:
+				continue
+			case <-p.ctx.Done():
+				return nil, false
+			}
+		}
+		if d := time.Until(oldest.Add(p.opts.BatchWindow)); d > 0 {
+			t := time.NewTimer(d)
+			select {
+			case <-t.C:
+			case <-p.ctx.Done():
+				t.Stop()
+				return nil, false
+			}
+		}
+		max := min(p.opts.MaxBatch, max1(p.opts.RestartAfter-w.uses))
+		if b := p.take(max); len(b) > 0 {
+			return b, true
+		}
+	}
+}
+
+// convertBatch converts a batch in one LibreOffice run; documents left
+// unfinished by a hang or crash are retried one by one, and a document that
+// fails alone after failing in the batch is quarantined.
+func (p *Pool) convertBatch(w *worker, batch []*job) {
+	res := p.runJobs(w, batch)
+	var retry []*job
+	for i, j := range batch {
+		switch o := res[i]; {
+		case o.pdf != "":
+			p.succeed(j, o.pdf)
+		case o.err != nil:
+			p.fail(j, o.err)
+		default:
+			retry = append(retry, j)
+		}
+	}
+	for _, j := range retry {
+		if p.ctx.Err() != nil {
+			p.fail(j, ErrClosed)
+			continue
+		}
+		if !p.wanted(j) {
+			p.fail(j, context.Canceled)
+			continue
+		}
+		p.stats.retried.Add(1)
+		o := p.runJobs(w, []*job{j})[0]
+		switch {
+		case o.pdf != "":
+			p.succeed(j, o.pdf)
+		case o.err != nil:
+			p.fail(j, o.err)
+		default: // failed again: this is the bad document
+			e := o.failure
+			if e == nil {
+				e = &RenderError{Reason: ReasonCrash, Detail: "LibreOffice stopped without converting it"}
+			}
+			e.Quarantined = true
+			e.Detail += " (failed twice: in a batch and alone; quarantined)"
+			p.fail(j, e)
+		}
+	}
+}
+
+func (p *Pool) succeed(j *job, pdf string) {
+	p.stats.converted.Add(1)
+	p.mu.Lock()
+	p.finishLocked(j, pdf, nil)
+	p.mu.Unlock()
+}
+
+func (p *Pool) fail(j *job, err error) {
+	p.mu.Lock()
+	var re *RenderError
+	if errors.As(err, &re) {
+		p.stats.failed.Add(1)
+		re.Doc = j.doc
+		if re.Quarantined {
+			p.quarantine[j.sha] = re
+		}
+	}
+	p.finishLocked(j, "", err)
+	p.mu.Unlock()
+}
+
+// outcome is one document's fate in one LibreOffice run: a PDF, a final
+// error, or neither (unfinished: retry it; failure says what happened).
+type outcome struct {
+	pdf     string
+	err     error
+	failure *RenderError
+}
+
+// runJobs runs LibreOffice once over jobs and classifies each document.
+// A run that exits normally is final for every document: no PDF means
+// LibreOffice could not load or export it. After a run that was killed or
+// crashed, documents LibreOffice had moved past are final; the one it was on
+// and those after it are unfinished.
+func (p *Pool) runJobs(w *worker, jobs []*job) []outcome {
+	out := make([]outcome, len(jobs))
+	if err := p.prepareProfile(w); err != nil {
+		for i := range out {
+			out[i].err = err
+		}
+		return out
+	}
+	outdir, err := os.MkdirTemp(w.dir, "out-")
+	if err != nil {
+		for i := range out {
+			out[i].err = fmt.Errorf("pixeldiff: %w", err)
+		}
+		return out
+	}
+	defer os.RemoveAll(outdir)
+
+	var r runResult
+	for attempt := 0; ; attempt++ {
+		r = p.runSoffice(w, jobs, outdir)
+		// Exit code 81 is LibreOffice asking to be restarted (after it set
+		// up a profile); it converted nothing, so it costs no attempt.
+		if r.exitCode == 81 && r.reached < 0 && attempt < 2 {
+			continue
+		}
+		break
+	}
+	w.uses += len(jobs)
+	if r.killed || r.crashed {
+		w.profile = "" // a killed LibreOffice may leave its profile half-written
+	}
+
+	for i, j := range jobs {
+		pdf := filepath.Join(outdir, strings.TrimSuffix(filepath.Base(j.staged), j.ext)+".pdf")
+		exists := isNonEmptyFile(pdf)
+		switch {
+		case r.cancelled:
+			out[i].err = ErrClosed
+			if p.ctx.Err() == nil {
+				out[i].err = context.Canceled
+			}
+		case !r.killed && !r.crashed:
+			if exists {
+				out[i].pdf, out[i].err = p.keepPDF(pdf)
+			} else if r.seen[i] {
+				out[i].err = &RenderError{Reason: ReasonNoPDF, Quarantined: true,
+					Detail: "LibreOffice loaded the document but wrote no PDF" + r.stderrNote()}
+			} else {
+				out[i].err = &RenderError{Reason: ReasonNoPDF, Quarantined: true,
+					Detail: "LibreOffice could not load the document (no PDF produced)" + r.stderrNote()}
+			}
+		case i < r.reached:
+			// LibreOffice went on to a later document: this one is done.
+			if exists {
+				out[i].pdf, out[i].err = p.keepPDF(pdf)
+			} else {
+				out[i].err = &RenderError{Reason: ReasonNoPDF, Quarantined: true,
+					Detail: "LibreOffice could not load the document (no PDF produced)"}
+			}
+		default:
+			out[i].failure = r.failure()
+		}
+	}
+	return out
+}
+
+// keepPDF moves a finished PDF out of the run's output folder (removed when
+// the run ends) into the pool's PDF folder.
+func (p *Pool) keepPDF(pdf string) (string, error) {
+	dst := filepath.Join(p.pdfDir, fmt.Sprintf("run-%06d.pdf", p.seq.Add(1)))
+	if err := os.Rename(pdf, dst); err != nil {
+		return "", fmt.Errorf("pixeldiff: keeping PDF: %w", err)
+	}
+	return dst, nil
+}
+
+func isNonEmptyFile(p string) bool {
+	info, err := os.Stat(p)
+	return err == nil && info.Mode().IsRegular() && info.Size() > 0
+}
+
+// prepareProfile gives the worker a fresh copy of the template profile when
+// it has none or has used it RestartAfter times.
+func (p *Pool) prepareProfile(w *worker) error {
+	if w.profile != "" && w.uses < p.opts.RestartAfter {
+		return nil
+	}
+	dst := filepath.Join(w.dir, "profile")
+	if err := os.RemoveAll(dst); err != nil {
+		return fmt.Errorf("pixeldiff: resetting profile: %w", err)
+	}
+	if err := copyDir(p.template, dst); err != nil {
+		return fmt.Errorf("pixeldiff: copying profile: %w", err)
+	}
+	w.profile, w.uses = dst, 0
+	return nil
+}
+
+// runResult is what one LibreOffice run did.
+type runResult struct {
+	seen      []bool // a "convert" line was printed for the document
+	reached   int    // index of the last document LibreOffice started on, -1 for none
+	exitCode  int    // -1 when killed by a signal
+	signal    string
+	killed    bool // by the deadline
+	cancelled bool // by Close or because nobody waits any more
+	crashed   bool // died by a signal or exited non-zero
+	stderr    string
+	elapsed   time.Duration
+	deadline  time.Duration
+}
+
+func (r *runResult) stderrNote() string {
+	if r.stderr == "" {
+		return ""
+	}
+	return "; LibreOffice said: " + r.stderr
+}
+
+// failure describes why the run left its current document unfinished.
+func (r *runResult) failure() *RenderError {
+	switch {
+	case r.killed:
+		return &RenderError{Reason: ReasonTimeout, Detail: fmt.Sprintf(
+			"no progress within the %s per-document deadline; LibreOffice was killed", r.deadline)}
+	case r.signal != "":
+		return &RenderError{Reason: ReasonCrash, Detail: "LibreOffice died: " + r.signal + r.stderrNote()}
+	default:
+		return &RenderError{Reason: ReasonCrash, Detail: fmt.Sprintf("LibreOffice exited with status %d", r.exitCode) + r.stderrNote()}
+	}
+}
+
+// progressWriter receives LibreOffice's stdout. LibreOffice prints
+// "convert IN -> OUT using filter : F" after loading IN and before
+// exporting it (desktop/source/app/dispatchwatcher.cxx), so each line marks
+// the previous document finished and restarts the per-document clock.
+type progressWriter struct {
+	mu     sync.Mutex
+	buf    []byte
+	index  map[string]int
+	seen   []bool
+	last   int
+	notify chan struct{}
+}
+
+func (pw *progressWriter) Write(b []byte) (int, error) {
+	pw.mu.Lock()
+	defer pw.mu.Unlock()
+	pw.buf = append(pw.buf, b...)
+	for {
+		i := strings.IndexByte(string(pw.buf), '\n')
+		if i < 0 {
+			if len(pw.buf) > 1<<16 {
+				pw.buf = pw.buf[:0] // a runaway line: drop it
+			}
+			break
+		}
+		line := string(pw.buf[:i])
+		pw.buf = pw.buf[i+1:]
+		if !strings.HasPrefix(line, "convert ") {
+			continue
+		}
+		in, _, ok := strings.Cut(strings.TrimPrefix(line, "convert "), " -> ")
+		if !ok {
+			continue
+		}
+		if k, ok := pw.index[in]; ok {
+			pw.seen[k] = true
+			if k > pw.last {
+				pw.last = k
+			}
+			select {
+			case pw.notify <- struct{}{}:
+			default:
+			}
+		}
+	}
+	return len(b), nil
+}
+
+// sofficeArgs are the options of every conversion run: no UI, no splash, no
+// default document, no crash recovery, no lock check, a private profile.
+func sofficeArgs(profile string) []string {
+	return []string{
+		"--headless", "--invisible", "--nologo", "--nodefault", "--norestore", "--nolockcheck",
+		"-env:UserInstallation=" + fileURL(profile),
+	}
+}
+
+// runSoffice runs one LibreOffice process converting jobs into outdir. The
+// process leads its own process group; when a document makes no progress
+// within the deadline, or the pool closes, or nobody waits for any of the
+// documents, the whole group is killed. Wait is always called.
+func (p *Pool) runSoffice(w *worker, jobs []*job, outdir string) runResult {
+	r := runResult{reached: -1, deadline: p.opts.Deadline, seen: make([]bool, len(jobs))}
+	pw := &progressWriter{index: map[string]int{}, seen: r.seen, last: -1, notify: make(chan struct{}, 1)}
+	args := append(sofficeArgs(w.profile), "--convert-to", "pdf", "--outdir", outdir)
+	for i, j := range jobs {
+		pw.index[j.staged] = i
+		args = append(args, j.staged)
+	}
+	cmd := exec.Command(p.exe, args...)
+	cmd.Env = sofficeEnv()
+	cmd.Dir = w.dir
+	setProcessGroup(cmd)
+	var stderr tailBuffer
+	cmd.Stdout = pw
+	cmd.Stderr = &stderr
+	cmd.WaitDelay = 2 * time.Second // a straggler holding the pipes cannot block Wait
+	start := time.Now()
+	p.stats.runs.Add(1)
+	w.runs++
+	if err := cmd.Start(); err != nil {
+		r.crashed, r.exitCode = true, -1
+		r.stderr = err.Error()
+		return r
+	}
+	waitc := make(chan error, 1)
+	go func() { waitc <- cmd.Wait() }()
+
+	timer := time.NewTimer(p.opts.Deadline)
+	defer timer.Stop()
+	tick := time.NewTicker(250 * time.Millisecond)
+	defer tick.Stop()
+	var werr error
+loop:
+	for {
+		select {
+		case werr = <-waitc:
+			break loop
+		case <-pw.notify:
+			if !timer.Stop() {
+				select {
+				case <-timer.C:
+				default:
+				}
+			}
+			timer.Reset(p.opts.Deadline)
+		case <-timer.C:
+			r.killed = true
+			killGroup(cmd)
+			werr = <-waitc
+			break loop
+		case <-tick.C:
+			if !p.anyWanted(jobs) {
+				r.cancelled = true
+				killGroup(cmd)
+				werr = <-waitc
+				break loop
+			}
+		case <-p.ctx.Done():
+			r.cancelled = true
+			killGroup(cmd)
+			werr = <-waitc
+			break loop
+		}
+	}
+	// Stragglers (a child that outlived the leader) go with the group. The
+	// group id stays reserved while any member lives, so this cannot hit an
+	// unrelated process group.
+	killGroup(cmd)
+	r.elapsed = time.Since(start)
+	if r.killed || r.cancelled {
+		p.stats.killed.Add(1)
+	}
+	pw.mu.Lock()
+	r.reached = pw.last
+	pw.mu.Unlock()
+	r.stderr = cleanStderr(stderr.String())
+	var ee *exec.ExitError
+	switch {
+	case werr == nil:
+		r.exitCode = 0
+	case errors.As(werr, &ee):
+		r.exitCode = ee.ExitCode()
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			r.signal = "signal " + signalName(ws.Signal())
+		}
+		if !r.killed && !r.cancelled && r.exitCode != 81 {
+			r.crashed = true
+		}
+	case errors.Is(werr, exec.ErrWaitDelay):
+		r.exitCode = 0
+	default:
+		r.exitCode = -1
+		if !r.killed && !r.cancelled {
+			r.crashed = true
+			r.stderr = werr.Error()
+		}
+	}
+	if r.exitCode == 81 && r.reached >= 0 {
+		r.crashed = true // a restart request in the middle of converting
+	}
+	return r
+}
+
+// anyWanted reports whether any caller still waits for one of jobs.
+func (p *Pool) anyWanted(jobs []*job) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, j := range jobs {
+		if p.wantedLocked(j) {
+			return true
+		}
+	}
+	return false
+}
+
+// sofficeEnv is the environment of LibreOffice: ours, with file locking on
+// (what the launcher script sets) and no Java discovery chatter.
+func sofficeEnv() []string {
+	env := os.Environ()
+	out := env[:0:0]
+	for _, e := range env {
+		if strings.HasPrefix(e, "SAL_ENABLE_FILE_LOCKING=") {
+			continue
+		}
+		out = append(out, e)
+	}
+	return append(out, "SAL_ENABLE_FILE_LOCKING=1")
+}
+
+// cleanStderr drops LibreOffice's known harmless noise and keeps the rest
+// on one line.
+func cleanStderr(s string) string {
+	var keep []string
+	for _, l := range strings.Split(s, "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || strings.Contains(l, "failed to launch javaldx") {
+			continue
+		}
+		keep = append(keep, l)
+	}
+	out := strings.Join(keep, " | ")
+	if len(out) > 600 {
+		out = out[:600] + "…"
+	}
+	return out
+}

@@ -1,0 +1,105 @@
+package pixeldiff
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Toolchain identifies everything that affects rendered pixels. It goes into
+// every cache key and every report: two renders are comparable only when
+// their toolchains are equal. LibreOffice and the rasterizer are identified
+// by their version strings; Fonts is a hash of the installed font files
+// (path and size), because a font added or removed changes text layout.
+type Toolchain struct {
+	LibreOffice string `json:"libreoffice"`
+	Rasterizer  string `json:"rasterizer"`
+	DPI         int    `json:"dpi"`
+	Fonts       string `json:"fonts"`
+}
+
+// Key returns a stable short hash (16 hex digits) of the toolchain, for cache
+// keys. Equal toolchains give equal keys; any field change gives a new key.
+func (t Toolchain) Key() string {
+	b, _ := json.Marshal(t) // a struct of strings and an int cannot fail
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:8])
+}
+
+// String is a one-line description for logs and reports.
+func (t Toolchain) String() string {
+	return fmt.Sprintf("%s; %s; %d dpi; fonts %s", t.LibreOffice, t.Rasterizer, t.DPI, t.Fonts)
+}
+
+// FontDirs returns the directories whose font files LibreOffice may use on
+// this system: fontconfig's usual locations plus the fonts LibreOffice ships
+// next to its program directory (programDir may be empty).
+func FontDirs(programDir string) []string {
+	dirs := []string{"/usr/share/fonts", "/usr/local/share/fonts"}
+	if home, err := os.UserHomeDir(); err == nil {
+		dirs = append(dirs, filepath.Join(home, ".fonts"), filepath.Join(home, ".local", "share", "fonts"))
+	}
+	if xdg := os.Getenv("XDG_DATA_HOME"); xdg != "" {
+		dirs = append(dirs, filepath.Join(xdg, "fonts"))
+	}
+	if programDir != "" {
+		dirs = append(dirs, filepath.Join(programDir, "..", "share", "fonts"))
+	}
+	return dirs
+}
+
+// fontExts are the file types fontconfig and LibreOffice load as fonts.
+var fontExts = map[string]bool{
+	".ttf": true, ".ttc": true, ".otf": true, ".otc": true, ".pfb": true,
+	".pfa": true, ".pcf": true, ".woff": true, ".woff2": true, ".gz": true,
+}
+
+// FontsHash hashes the sorted list of font files (resolved path and size)
+// found under dirs. Missing directories are skipped. It returns the first 16
+// hex digits of a sha256 and the number of font files seen.
+func FontsHash(ctx context.Context, dirs []string) (string, int, error) {
+	seen := map[string]int64{}
+	for _, d := range dirs {
+		root, err := filepath.EvalSymlinks(d)
+		if err != nil {
+			continue // a missing directory holds no fonts
+		}
+		err = filepath.WalkDir(root, func(p string, de fs.DirEntry, err error) error {
+			if err != nil {
+				return nil // unreadable subtree: skip, like fontconfig does
+			}
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			if de.IsDir() || !fontExts[strings.ToLower(filepath.Ext(p))] {
+				return nil
+			}
+			info, err := os.Stat(p) // follows symlinked font files
+			if err != nil || !info.Mode().IsRegular() {
+				return nil
+			}
+			seen[p] = info.Size()
+			return nil
+		})
+		if err != nil {
+			return "", 0, err
+		}
+	}
+	names := make([]string, 0, len(seen))
+	for p := range seen {
+		names = append(names, p)
+	}
+	sort.Strings(names)
+	h := sha256.New()
+	for _, p := range names {
+		fmt.Fprintf(h, "%s\t%d\n", p, seen[p])
+	}
+	return hex.EncodeToString(h.Sum(nil)[:8]), len(names), nil
+}
