@@ -13,6 +13,7 @@ import (
 	"os"
 
 	"github.com/editaudit/editaudit/formats"
+	"github.com/editaudit/editaudit/formats/pptx"
 )
 
 // Options tune an inspection.
@@ -87,6 +88,8 @@ func Reader(ctx context.Context, ra io.ReaderAt, size int64, name string, opts O
 // inspectFormat runs the format's own validators and counter.
 func inspectFormat(ctx context.Context, p *formats.Package, rep *formats.Report) error {
 	switch p.Format {
+	case formats.PPTX:
+		return pptx.Inspect(ctx, p, rep)
 	}
 	return nil
 }
