@@ -13,6 +13,7 @@ import (
 	"os"
 
 	"github.com/editaudit/editaudit/formats"
+	"github.com/editaudit/editaudit/formats/docx"
 	"github.com/editaudit/editaudit/formats/pptx"
 )
 
@@ -88,6 +89,8 @@ func Reader(ctx context.Context, ra io.ReaderAt, size int64, name string, opts O
 // inspectFormat runs the format's own validators and counter.
 func inspectFormat(ctx context.Context, p *formats.Package, rep *formats.Report) error {
 	switch p.Format {
+	case formats.DOCX:
+		return docx.Inspect(ctx, p, rep)
 	case formats.PPTX:
 		return pptx.Inspect(ctx, p, rep)
 	}

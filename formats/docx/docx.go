@@ -1,0 +1,148 @@
+// Package docx validates and counts WordprocessingML packages (.docx, .docm,
+// .dotx, Transitional and Strict).
+//
+// Inspect scans the main document part and every header, footer,
+// footnotes, endnotes and comments part it relates to, each exactly once,
+// streaming: in the same pass it counts the structure (tables, rows, cells,
+// paragraphs, nested tables) and runs the Word checks of DEFECTS.md (cell
+// without a final paragraph, row without cells, table without rows, run
+// content outside a run, table inside a paragraph, duplicate drawing ids
+// involving a shape). The numbering part is scanned for w:num entries whose
+// abstract numbering is missing.
+//
+// Counting rules (the same as the independent counter the tests were
+// verified with):
+//   - a paragraph is any w:p, wherever it sits: body, table cells, nested
+//     tables, text boxes (w:txbxContent), content controls;
+//   - a table is any w:tbl; a nested table is a w:tbl with a w:tbl ancestor
+//     (a table inside a cell, also through a text box in the cell); its rows
+//     (w:tr) and cells (w:tc) count like any other;
+//   - markup compatibility (ECMA-376 part 3 §10.2): of an
+//     mc:AlternateContent only the first mc:Choice is counted; further
+//     Choices and the mc:Fallback are skipped, because they repeat the
+//     Choice's content for older consumers (Word writes every text box
+//     twice: once as a wps:wsp shape, once as a VML fallback) and would
+//     count each text-box paragraph twice. The checks skip them as well;
+//   - every paragraph of a notes or comments part counts, the separator
+//     footnotes Word writes included.
+package docx
+
+import (
+	"context"
+	"path"
+	"strings"
+
+	"github.com/editaudit/editaudit/formats"
+)
+
+// Namespace URIs, Transitional then Strict (ISO/IEC 29500-1 Strict renames
+// them). Elements are matched by URI, never by prefix.
+const (
+	NSW       = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+	NSWStrict = "http://purl.oclc.org/ooxml/wordprocessingml/main"
+	// NSMC is the markup-compatibility namespace (ECMA-376 part 3); it is
+	// the same in Strict.
+	NSMC       = "http://schemas.openxmlformats.org/markup-compatibility/2006"
+	NSWP       = "http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing"
+	NSWPStrict = "http://purl.oclc.org/ooxml/drawingml/wordprocessingDrawing"
+	// Word 2010 drawing extensions: shapes, groups, canvases.
+	NSWPS = "http://schemas.microsoft.com/office/word/2010/wordprocessingShape"
+	NSWPG = "http://schemas.microsoft.com/office/word/2010/wordprocessingGroup"
+	NSWPC = "http://schemas.microsoft.com/office/word/2010/wordprocessingCanvas"
+)
+
+// Metric names of the counts (DESIGN.md: docx tables, rows, cells,
+// paragraphs; nested_tables is the extra metric for tables inside cells).
+const (
+	MetricTables       = "tables"
+	MetricRows         = "rows"
+	MetricCells        = "cells"
+	MetricParagraphs   = "paragraphs"
+	MetricNestedTables = "nested_tables"
+)
+
+// StoryTypes are the relationship types (last segment) of the main part
+// whose targets are scanned and counted besides the main part, in this
+// order.
+var StoryTypes = []string{"header", "footer", "footnotes", "endnotes", "comments"}
+
+// Inspect validates and counts the Word package p into rep. The error is
+// only for cancellation; every defect is a finding.
+func Inspect(ctx context.Context, p *formats.Package, rep *formats.Report) error {
+	if p.MainPart == "" || !p.Has(p.MainPart) {
+		return ctx.Err() // the core reports the missing main part
+	}
+	rels := p.RelsOf(ctx, p.MainPart)
+	parts := storyParts(p, rels)
+	ids := &docPrIndex{}
+	for _, part := range parts {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		label := partLabel(p.MainPart, part)
+		h := newStoryHandler(part, label, p.Limits.MaxFindingsPerCode, ids)
+		p.ScanPart(ctx, part, h)
+		h.finish(rep)
+		for _, f := range h.findings {
+			p.Add(f)
+		}
+	}
+	for _, f := range ids.findings() {
+		p.Add(f)
+	}
+	for _, r := range rels.ByType("numbering") {
+		if r.External || r.Resolved == "" || !p.Has(r.Resolved) {
+			continue
+		}
+		for _, f := range checkNumbering(ctx, p, p.Entry(r.Resolved).Part) {
+			p.Add(f)
+		}
+	}
+	return ctx.Err()
+}
+
+// storyParts lists the main part, then every header, footer, footnotes,
+// endnotes and comments part of its relationships (each once, by type and
+// then naturally sorted by name).
+func storyParts(p *formats.Package, rels *formats.Rels) []string {
+	out := []string{p.MainPart}
+	seen := map[string]bool{strings.ToLower(p.MainPart): true}
+	for _, typ := range StoryTypes {
+		var group []string
+		for _, r := range rels.ByType(typ) {
+			if r.External || r.Resolved == "" {
+				continue
+			}
+			e := p.Entry(r.Resolved)
+			if e == nil || seen[strings.ToLower(e.Part)] {
+				continue
+			}
+			seen[strings.ToLower(e.Part)] = true
+			group = append(group, e.Part)
+		}
+		sortNatural(group)
+		out = append(out, group...)
+	}
+	return out
+}
+
+func sortNatural(s []string) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && formats.NaturalLess(s[j], s[j-1]); j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}
+
+// partLabel names a part in Where strings and messages: "body" for the
+// main part, the file name ("header1.xml") for a part in the main part's
+// folder, the full name otherwise.
+func partLabel(mainPart, part string) string {
+	if strings.EqualFold(part, mainPart) {
+		return "body"
+	}
+	if strings.EqualFold(formats.Dir(part), formats.Dir(mainPart)) {
+		return path.Base(part)
+	}
+	return part
+}
