@@ -1,3 +1,8 @@
 // Package reports writes audit and check results: text (the model
 // feedback), JSON, model content blocks, HTML, SARIF, and corpus summaries.
+//
+// Every writer is byte-stable: the same Result gives the same bytes (no
+// timestamps, no map order, no paths other than the ones in the Result).
+// The writers never change the Result they are given; the one exception is
+// LoadImages, whose purpose is to fill in the shown pages' JPEG bytes.
 package reports

@@ -1,0 +1,427 @@
+package audit
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/editaudit/editaudit/formats"
+)
+
+// The model feedback lives next to Result rather than in reports because the
+// engine stores it in Result.Feedback (the JSON "feedback" field); the
+// reports package only prints it.
+
+// Defaults of FeedbackOptions (DESIGN.md "Model feedback": short, bounded,
+// every cap stated when it cuts something).
+const (
+	// DefaultMaxFindings is how many new findings are listed one by one.
+	DefaultMaxFindings = 20
+	// DefaultMaxChars bounds the whole feedback text, in characters.
+	DefaultMaxChars = 6000
+)
+
+// Per-field caps: one long message, fix, locator or "where" cannot eat the
+// whole budget. A cut field ends in "…".
+const (
+	fbMaxMessage   = 300
+	fbMaxFix       = 240
+	fbMaxLocator   = 140
+	fbMaxWhere     = 220
+	fbMaxPageItems = 12
+	// fbMinChars is the smallest MaxChars honoured: below it not even the
+	// verdict fits.
+	fbMinChars = 200
+)
+
+// FeedbackOptions bounds Feedback. The zero value means the defaults.
+type FeedbackOptions struct {
+	// MaxFindings is the number of new findings listed one by one, fatal
+	// first; the rest are counted in one line that states the cap. 0 means
+	// DefaultMaxFindings.
+	MaxFindings int
+	// MaxChars bounds the text, in characters (runes). Findings are dropped
+	// from the list before anything else is cut, and the cut is stated.
+	// 0 means DefaultMaxChars; values below 200 are raised to 200.
+	MaxChars int
+}
+
+func (o FeedbackOptions) withDefaults() FeedbackOptions {
+	if o.MaxFindings <= 0 {
+		o.MaxFindings = DefaultMaxFindings
+	}
+	if o.MaxChars <= 0 {
+		o.MaxChars = DefaultMaxChars
+	}
+	if o.MaxChars < fbMinChars {
+		o.MaxChars = fbMinChars
+	}
+	return o
+}
+
+// Feedback is the model-facing text of r (DESIGN.md "Model feedback"), in a
+// fixed order: (1) the verdict, and whether the original was restored;
+// (2) each new finding with grade, code, part, line:column, locator, what is
+// wrong and how to fix it, fatal first, at most opts.MaxFindings; (3) one
+// line for the original's own problems and one for the problems the edit
+// fixed; (4) every structure metric that shrank, before → after, and where;
+// (5) the pages: changed, inserted, deleted, reflowed, margins-only, which
+// are shown as images and which are only listed, or why pages were not
+// compared. The text is deterministic for the same r and never longer than
+// opts.MaxChars characters; every cap that cuts something is stated. It has
+// no trailing newline.
+func Feedback(r *Result, opts FeedbackOptions) string {
+	opts = opts.withDefaults()
+
+	head := fbVerdictLine(r)
+	var tail []string
+	if l := fbPreexistingLine(r.Preexisting); l != "" {
+		tail = append(tail, l)
+	}
+	if l := fbResolvedLine(r.Resolved); l != "" {
+		tail = append(tail, l)
+	}
+	tail = append(tail, fbStructureLines(r.Structure.Shrunk)...)
+	tail = append(tail, fbPagesLines(&r.Pages)...)
+
+	fs := append([]formats.Finding(nil), r.NewFindings...)
+	formats.Sort(fs)
+
+	fixed := fbRunes(head) + 1
+	for _, l := range tail {
+		fixed += fbRunes(l) + 1
+	}
+
+	var lines []string
+	lines = append(lines, head)
+	if len(fs) == 0 {
+		lines = append(lines, "No new findings.")
+	} else {
+		header := fbFindingsHeader(fs)
+		blocks := make([]string, len(fs))
+		for i, f := range fs {
+			blocks[i] = fbFindingBlock(i+1, f)
+		}
+		// Reserve room for the header and for the cap line, then list
+		// findings while they fit under both caps.
+		budget := opts.MaxChars - fixed - fbRunes(header) - 1 - 100
+		n, used := 0, 0
+		for n < len(fs) && n < opts.MaxFindings {
+			c := fbRunes(blocks[n]) + 1
+			if used+c > budget {
+				break
+			}
+			used += c
+			n++
+		}
+		lines = append(lines, header)
+		lines = append(lines, blocks[:n]...)
+		if rest := len(fs) - n; rest > 0 {
+			cause := fmt.Sprintf("cap %d", opts.MaxFindings)
+			if n < opts.MaxFindings {
+				cause = fmt.Sprintf("cap: %d characters of feedback", opts.MaxChars)
+			}
+			lines = append(lines, fmt.Sprintf("… and %d more new %s not listed (%s).", rest, fbPlural(rest, "finding", "findings"), cause))
+		}
+	}
+	lines = append(lines, tail...)
+	return fbBound(strings.Join(lines, "\n"), opts.MaxChars)
+}
+
+// fbBound cuts s to at most max characters, at a line end when it can, and
+// says so. Only pathological inputs get here: findings are dropped first.
+func fbBound(s string, max int) string {
+	if fbRunes(s) <= max {
+		return s
+	}
+	note := fmt.Sprintf("\n[feedback cut at %d characters]", max)
+	keep := max - fbRunes(note)
+	cut := s
+	// Cut at a rune boundary after keep runes.
+	i, n := 0, 0
+	for i < len(cut) && n < keep {
+		_, size := utf8.DecodeRuneInString(cut[i:])
+		i += size
+		n++
+	}
+	cut = cut[:i]
+	if j := strings.LastIndexByte(cut, '\n'); j > len(cut)/2 {
+		cut = cut[:j]
+	}
+	return cut + note
+}
+
+func fbVerdictLine(r *Result) string {
+	var b strings.Builder
+	if r.Blocked {
+		n := 0
+		for _, f := range r.NewFindings {
+			if f.Grade == formats.Fatal {
+				n++
+			}
+		}
+		if n == 0 {
+			b.WriteString("BLOCKED: the edit introduced a fatal defect; the application will refuse or repair this file.")
+		} else {
+			fmt.Fprintf(&b, "BLOCKED: the edit introduced %d fatal %s; the application will refuse or repair this file.", n, fbPlural(n, "defect", "defects"))
+		}
+	} else {
+		b.WriteString("PASSED: nothing new at fatal.")
+	}
+	if r.Restored {
+		b.WriteString(" The original was restored.")
+		if r.RejectedCopy != "" {
+			fmt.Fprintf(&b, " The rejected edit is kept as %s.", r.RejectedCopy)
+		}
+	}
+	return b.String()
+}
+
+// fbFindingsHeader: "New findings: 27 (5 fatal, 10 error, 12 warning)."
+func fbFindingsHeader(fs []formats.Finding) string {
+	t := formats.TallyOf(fs)
+	return fmt.Sprintf("New findings: %d (%s):", t.Total, fbTallyWords(t))
+}
+
+// fbTallyWords lists the non-zero grades: "5 fatal, 10 error".
+func fbTallyWords(t formats.Tally) string {
+	var parts []string
+	for _, g := range []struct {
+		n    int
+		name string
+	}{{t.Fatal, "fatal"}, {t.Error, "error"}, {t.Warning, "warning"}, {t.Info, "info"}} {
+		if g.n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", g.n, g.name))
+		}
+	}
+	if other := t.Total - t.Fatal - t.Error - t.Warning - t.Info; other > 0 {
+		parts = append(parts, fmt.Sprintf("%d ungraded", other))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// fbFindingBlock is one new finding:
+//
+//  1. fatal xml.illegal-char at word/document.xml:2:19965 (/w:document/…/w:t)
+//     Control character U+0001 in a text node.
+//     Fix: remove it.
+func fbFindingBlock(i int, f formats.Finding) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d. %s %s at %s", i, f.Grade, f.Code, Location(f))
+	if f.Locator != "" {
+		fmt.Fprintf(&b, " (%s)", fbClip(f.Locator, fbMaxLocator))
+	}
+	if m := fbOneLine(f.Message); m != "" {
+		b.WriteString("\n   ")
+		b.WriteString(fbClip(m, fbMaxMessage))
+	}
+	if fx := fbOneLine(f.Fix); fx != "" {
+		b.WriteString("\n   Fix: ")
+		b.WriteString(fbClip(fx, fbMaxFix))
+	}
+	return b.String()
+}
+
+// Location is where a finding is, compiler style: "word/document.xml:2:19965",
+// "word/document.xml:2", "word/document.xml", or "the package" when the
+// finding is about the whole file.
+func Location(f formats.Finding) string {
+	if f.Part == "" {
+		return "the package"
+	}
+	switch {
+	case f.Line > 0 && f.Column > 0:
+		return f.Part + ":" + strconv.Itoa(f.Line) + ":" + strconv.Itoa(f.Column)
+	case f.Line > 0:
+		return f.Part + ":" + strconv.Itoa(f.Line)
+	}
+	return f.Part
+}
+
+func fbPreexistingLine(t formats.Tally) string {
+	if t.Total == 0 {
+		return ""
+	}
+	if t.Total == 1 {
+		grade := "not fatal"
+		if t.Fatal > 0 {
+			grade = "fatal"
+		}
+		return fmt.Sprintf("The original already had 1 problem (%s); it is not yours.", grade)
+	}
+	fatal := "none fatal"
+	if t.Fatal > 0 {
+		fatal = fmt.Sprintf("%d fatal", t.Fatal)
+	}
+	return fmt.Sprintf("The original already had %d problems, %s; they are not yours.", t.Total, fatal)
+}
+
+func fbResolvedLine(fs []formats.Finding) string {
+	if len(fs) == 0 {
+		return ""
+	}
+	n := len(fs)
+	s := fmt.Sprintf("The edit fixed %d %s the original had", n, fbPlural(n, "problem", "problems"))
+	if t := formats.TallyOf(fs); t.Fatal > 0 {
+		s += fmt.Sprintf(" (%d fatal)", t.Fatal)
+	}
+	return s + "."
+}
+
+func fbStructureLines(sh []Shrink) []string {
+	if len(sh) == 0 {
+		return []string{"Structure: nothing lost."}
+	}
+	lines := []string{"Structure that shrank (never blocks; make sure the instruction asked for it):"}
+	for _, s := range sh {
+		l := fmt.Sprintf("- %s %d → %d", s.Metric, s.Before, s.After)
+		if w := fbOneLine(s.Where); w != "" {
+			l += " (" + fbClip(w, fbMaxWhere) + ")"
+		}
+		lines = append(lines, l)
+	}
+	return lines
+}
+
+func fbPagesLines(p *Pages) []string {
+	msg := strings.TrimRight(fbOneLine(p.Message), ".")
+	switch p.Status {
+	case PagesOK:
+	case PagesFailed:
+		if msg == "" {
+			msg = "no reason given"
+		}
+		return []string{"Pages: not compared; rendering failed: " + fbClip(msg, fbMaxWhere) + "."}
+	case PagesUnsupported:
+		s := "Pages: not compared; no renderer for this format"
+		if msg != "" {
+			s += ": " + fbClip(msg, fbMaxWhere)
+		}
+		return []string{s + "."}
+	default: // PagesOff, or not set
+		s := "Pages: not compared (rendering off)"
+		if msg != "" {
+			s += ": " + fbClip(msg, fbMaxWhere)
+		}
+		return []string{s + "."}
+	}
+
+	var content, margins, moved []string
+	for _, c := range p.Changed {
+		item := fbPageRef(c.Before, c.After)
+		switch {
+		case c.Moved:
+			moved = append(moved, item)
+		case c.MarginsOnly:
+			margins = append(margins, item)
+		default:
+			content = append(content, item)
+		}
+	}
+	var items []string
+	add := func(label string, list []string) {
+		if len(list) > 0 {
+			items = append(items, "- "+label+": "+fbCapList(list)+".")
+		}
+	}
+	add("changed", content)
+	add("only the header/footer bands changed (e.g. page numbers)", margins)
+	add("moved, unchanged", moved)
+	add("inserted", fbInts(p.Inserted))
+	add("deleted (original numbering)", fbInts(p.Deleted))
+	for _, rf := range p.Reflowed {
+		span := strconv.Itoa(rf.From)
+		if rf.To > rf.From {
+			span += "–" + strconv.Itoa(rf.To)
+		}
+		l := "- reflowed: " + span
+		if rf.Cause > 0 {
+			l += fmt.Sprintf(" (pushed by the change on page %d)", rf.Cause)
+		}
+		items = append(items, l+".")
+	}
+
+	head := fmt.Sprintf("Pages: %d before, %d after", p.Before, p.After)
+	if len(items) == 0 {
+		return []string{head + "; none changed."}
+	}
+	var shown []string
+	for _, s := range p.Shown {
+		shown = append(shown, fbShownRef(s))
+	}
+	add("shown as before | after images", shown)
+	if len(p.NotShown) > 0 {
+		budget := fmt.Sprintf("not shown: --show %d", len(p.Shown))
+		if len(p.Shown) > 0 {
+			items = append(items, fmt.Sprintf("- %s %s also changed (%s).", fbPlural(len(p.NotShown), "page", "pages"), fbCapList(fbInts(p.NotShown)), budget))
+		} else {
+			items = append(items, fmt.Sprintf("- %s %s changed (%s).", fbPlural(len(p.NotShown), "page", "pages"), fbCapList(fbInts(p.NotShown)), budget))
+		}
+	}
+	return append([]string{head + ":"}, items...)
+}
+
+// fbPageRef names a page present in both files by its edited number, with its
+// original number when it differs: "6 (was 5)".
+func fbPageRef(before, after int) string {
+	if before == after || before == 0 {
+		return strconv.Itoa(after)
+	}
+	return fmt.Sprintf("%d (was %d)", after, before)
+}
+
+// fbShownRef names a shown page: "6 (was 5)", "3 (inserted)", "original 4
+// (deleted)".
+func fbShownRef(s ShownPage) string {
+	switch {
+	case s.After == 0:
+		return fmt.Sprintf("original %d (deleted)", s.Before)
+	case s.Before == 0:
+		return fmt.Sprintf("%d (inserted)", s.After)
+	}
+	return fbPageRef(s.Before, s.After)
+}
+
+func fbInts(ns []int) []string {
+	out := make([]string, len(ns))
+	for i, n := range ns {
+		out[i] = strconv.Itoa(n)
+	}
+	return out
+}
+
+// fbCapList joins at most fbMaxPageItems items and states the rest.
+func fbCapList(items []string) string {
+	if len(items) <= fbMaxPageItems {
+		return strings.Join(items, ", ")
+	}
+	return strings.Join(items[:fbMaxPageItems], ", ") + fmt.Sprintf(" … and %d more (cap %d listed)", len(items)-fbMaxPageItems, fbMaxPageItems)
+}
+
+// fbOneLine folds whitespace runs (newlines included) into single spaces so a
+// message cannot break the fixed line structure.
+func fbOneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// fbClip cuts s to at most n characters, ending in "…" when cut.
+func fbClip(s string, n int) string {
+	if fbRunes(s) <= n {
+		return s
+	}
+	i, k := 0, 0
+	for i < len(s) && k < n-1 {
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		k++
+	}
+	return s[:i] + "…"
+}
+
+func fbRunes(s string) int { return utf8.RuneCountInString(s) }
+
+func fbPlural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -1,0 +1,175 @@
+package reports
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/editaudit/editaudit/audit"
+	"github.com/editaudit/editaudit/formats"
+)
+
+// contentBlock is one block of a model message (`--format model`, DESIGN.md
+// "Model feedback"): {"type":"text","text":…} or
+// {"type":"image","source":{"type":"base64","media_type":"image/jpeg","data":…}}.
+type contentBlock struct {
+	Type   string       `json:"type"`
+	Text   string       `json:"text,omitempty"`
+	Source *imageSource `json:"source,omitempty"`
+}
+
+type imageSource struct {
+	Type      string `json:"type"`
+	MediaType string `json:"media_type"`
+	Data      string `json:"data"`
+}
+
+type modelMessage struct {
+	Content []contentBlock `json:"content"`
+}
+
+func textBlock(s string) contentBlock { return contentBlock{Type: "text", Text: s} }
+
+func jpegBlock(b []byte) contentBlock {
+	return contentBlock{Type: "image", Source: &imageSource{
+		Type: "base64", MediaType: "image/jpeg", Data: base64.StdEncoding.EncodeToString(b)}}
+}
+
+func writeModel(w io.Writer, blocks []contentBlock) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(modelMessage{Content: blocks})
+}
+
+// WriteModel writes r as model content blocks (`--format model`): one text
+// block with the feedback, then for each shown page a short text block
+// saying what the image is ("Page 3 (edited) vs page 2 (original): before |
+// after, changed regions outlined.") followed by the image as base64 JPEG.
+// The images come from ShownPage.JPEG; a shown page without JPEG bytes is an
+// error (call LoadImages first when the composites are only on disk). The
+// output is one line of JSON.
+func WriteModel(w io.Writer, r *audit.Result) error {
+	blocks := []contentBlock{textBlock(feedbackOf(r))}
+	for _, s := range r.Pages.Shown {
+		if len(s.JPEG) == 0 {
+			return fmt.Errorf("reports: shown page %s has no JPEG bytes (image %q not loaded; see LoadImages)", shownName(s), s.Image)
+		}
+		blocks = append(blocks, textBlock(ShownCaption(r, s)), jpegBlock(s.JPEG))
+	}
+	return writeModel(w, blocks)
+}
+
+// LoadImages fills in ShownPage.JPEG of r's shown pages that have none from
+// their Image file under outDir. Image must be a local relative path
+// ("pages/p3.jpg"); anything that would leave outDir is an error.
+func LoadImages(ctx context.Context, r *audit.Result, outDir string) error {
+	for i := range r.Pages.Shown {
+		s := &r.Pages.Shown[i]
+		if len(s.JPEG) > 0 || s.Image == "" {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		rel := filepath.FromSlash(s.Image)
+		if !filepath.IsLocal(rel) {
+			return fmt.Errorf("reports: shown page %s: image path %q is not inside the output folder", shownName(*s), s.Image)
+		}
+		b, err := os.ReadFile(filepath.Join(outDir, rel))
+		if err != nil {
+			return fmt.Errorf("reports: shown page %s: %w", shownName(*s), err)
+		}
+		s.JPEG = b
+	}
+	return nil
+}
+
+// shownName names a shown page in error messages: "3", "original 4".
+func shownName(s audit.ShownPage) string {
+	if s.After == 0 {
+		return "original " + strconv.Itoa(s.Before)
+	}
+	return strconv.Itoa(s.After)
+}
+
+// ShownCaption says what the image of a shown page is, for people and
+// models: "Page 3 (edited) vs page 2 (original): before | after, changed
+// regions outlined; 1.3% of the page changed." Inserted and deleted pages
+// say so.
+func ShownCaption(r *audit.Result, s audit.ShownPage) string {
+	switch {
+	case s.Before == 0:
+		return fmt.Sprintf("Page %d (edited), inserted: it has no original page.", s.After)
+	case s.After == 0:
+		return fmt.Sprintf("Page %d (original), deleted: it is not in the edited file.", s.Before)
+	}
+	c := fmt.Sprintf("Page %d (edited) vs page %d (original): before | after, changed regions outlined", s.After, s.Before)
+	if ch, ok := changedOf(r, s); ok {
+		if ch.MarginsOnly {
+			c += "; only the header/footer bands changed"
+		}
+		if ch.Ratio > 0 {
+			c += "; " + percent(ch.Ratio) + " of the page changed"
+		}
+	}
+	return c + "."
+}
+
+// changedOf finds the changed-page entry a shown page illustrates.
+func changedOf(r *audit.Result, s audit.ShownPage) (audit.ChangedPage, bool) {
+	for _, c := range r.Pages.Changed {
+		if c.Before == s.Before && c.After == s.After {
+			return c, true
+		}
+	}
+	return audit.ChangedPage{}, false
+}
+
+// percent formats a 0..1 ratio: "1.3%", "<0.1%".
+func percent(r float64) string {
+	if r < 0.001 {
+		return "<0.1%"
+	}
+	return strconv.FormatFloat(r*100, 'f', 1, 64) + "%"
+}
+
+// CheckPage is one rendered page of a new file (`editaudit check --format
+// model|html`): the first pages are attached so that a model that just wrote
+// a file sees it.
+type CheckPage struct {
+	// Page is the 1-based page number.
+	Page int
+	// Total is the document's rendered page count (0: unknown); it lets the
+	// report state that later pages were left out.
+	Total int
+	// JPEG is the page image.
+	JPEG []byte
+}
+
+// WriteCheckModel writes the check of a new file as model content blocks:
+// one text block (verdict, findings with locations and fixes — capped and
+// the cap stated — structure counts, which pages follow), then for each page
+// a caption block and its JPEG.
+func WriteCheckModel(w io.Writer, rep *formats.Report, pages []CheckPage) error {
+	blocks := []contentBlock{textBlock(CheckFeedback(rep, pages))}
+	for _, p := range pages {
+		if len(p.JPEG) == 0 {
+			return fmt.Errorf("reports: page %d has no JPEG bytes", p.Page)
+		}
+		blocks = append(blocks, textBlock(checkCaption(p)+"."), jpegBlock(p.JPEG))
+	}
+	return writeModel(w, blocks)
+}
+
+// checkCaption: "Page 2 of 12, as rendered".
+func checkCaption(p CheckPage) string {
+	if p.Total > 0 {
+		return fmt.Sprintf("Page %d of %d, as rendered", p.Page, p.Total)
+	}
+	return fmt.Sprintf("Page %d, as rendered", p.Page)
+}

@@ -1,0 +1,549 @@
+package reports
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"flag"
+	"image/jpeg"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/editaudit/editaudit/audit"
+	"github.com/editaudit/editaudit/formats"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
+
+// golden compares got with testdata/golden/name, or rewrites it with -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name)
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./reports -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the golden file (review the diff, then go test ./reports -update):\n--- got\n%s\n--- want\n%s", name, got, want)
+	}
+}
+
+func TestGolden(t *testing.T) {
+	writers := []struct {
+		ext   string
+		write func(*bytes.Buffer, *audit.Result) error
+	}{
+		{"txt", func(b *bytes.Buffer, r *audit.Result) error { return WriteText(b, r) }},
+		{"json", func(b *bytes.Buffer, r *audit.Result) error { return WriteJSON(b, r) }},
+		{"sarif", func(b *bytes.Buffer, r *audit.Result) error { return WriteSARIF(b, r) }},
+	}
+	for _, fx := range fixtures {
+		for _, wr := range writers {
+			t.Run(fx.name+"."+wr.ext, func(t *testing.T) {
+				r := fx.result(t)
+				before := snapshot(t, r)
+				var b bytes.Buffer
+				if err := wr.write(&b, r); err != nil {
+					t.Fatal(err)
+				}
+				golden(t, fx.name+"."+wr.ext, b.Bytes())
+				// Byte-stable: a second run gives the same bytes, and the
+				// writer left the Result alone.
+				var b2 bytes.Buffer
+				if err := wr.write(&b2, fx.result(t)); err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(b.Bytes(), b2.Bytes()) {
+					t.Error("two runs over the same Result differ")
+				}
+				if after := snapshot(t, r); !reflect.DeepEqual(before, after) {
+					t.Error("the writer changed the Result")
+				}
+			})
+		}
+	}
+}
+
+// snapshot deep-copies r through JSON (JPEG bytes included by hand).
+func snapshot(t *testing.T, r *audit.Result) *audit.Result {
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c audit.Result
+	if err := json.Unmarshal(b, &c); err != nil {
+		t.Fatal(err)
+	}
+	for i := range c.Pages.Shown {
+		c.Pages.Shown[i].JPEG = r.Pages.Shown[i].JPEG
+	}
+	return &c
+}
+
+func TestJSONShape(t *testing.T) {
+	// The zero Result: every list is [], never null, and the defaults are
+	// filled in.
+	var b bytes.Buffer
+	if err := WriteJSON(&b, &audit.Result{}); err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b.Bytes(), &m); err != nil {
+		t.Fatal(err)
+	}
+	if m["schema"] != "editaudit.audit/v1" {
+		t.Errorf("schema = %v", m["schema"])
+	}
+	for _, path := range []string{"new_findings", "resolved", "structure.shrunk", "pages.changed", "pages.inserted", "pages.deleted", "pages.shown"} {
+		v := lookup(m, path)
+		if arr, ok := v.([]any); !ok || len(arr) != 0 {
+			t.Errorf("%s = %#v, want []", path, v)
+		}
+	}
+	for _, path := range []string{"structure.before", "structure.after"} {
+		if _, ok := lookup(m, path).(map[string]any); !ok {
+			t.Errorf("%s = %#v, want {}", path, lookup(m, path))
+		}
+	}
+	if lookup(m, "pages.status") != "off" {
+		t.Errorf("pages.status = %v", lookup(m, "pages.status"))
+	}
+	if fb, _ := m["feedback"].(string); !strings.HasPrefix(fb, "PASSED: nothing new at fatal.") {
+		t.Errorf("feedback = %q", fb)
+	}
+	if strings.Contains(b.String(), "null") {
+		t.Errorf("null in output:\n%s", b.String())
+	}
+	// DESIGN.md's field names, on the richest fixture.
+	b.Reset()
+	if err := WriteJSON(&b, passedShrunkPages(t)); err != nil {
+		t.Fatal(err)
+	}
+	m = nil
+	if err := json.Unmarshal(b.Bytes(), &m); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{"original.path", "original.sha256", "original.format", "original.pages",
+		"edited.path", "blocked", "restored", "preexisting.total", "preexisting.fatal",
+		"structure.before.tables", "pages.before", "pages.after", "feedback"} {
+		if lookup(m, path) == nil {
+			t.Errorf("%s missing", path)
+		}
+	}
+	ch := lookup(m, "pages.changed").([]any)[0].(map[string]any)
+	for _, k := range []string{"before", "after", "ratio", "boxes"} {
+		if _, ok := ch[k]; !ok {
+			t.Errorf("pages.changed[0].%s missing", k)
+		}
+	}
+	sh := lookup(m, "pages.shown").([]any)[0].(map[string]any)
+	if sh["image"] != "pages/p2.jpg" {
+		t.Errorf("pages.shown[0].image = %v", sh["image"])
+	}
+	if _, ok := sh["JPEG"]; ok {
+		t.Error("JPEG bytes serialised")
+	}
+}
+
+func lookup(m map[string]any, path string) any {
+	var v any = m
+	for _, k := range strings.Split(path, ".") {
+		mm, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = mm[k]
+	}
+	return v
+}
+
+func TestModel(t *testing.T) {
+	r := passedShrunkPages(t)
+	var b bytes.Buffer
+	if err := WriteModel(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(b.Bytes(), []byte("\n")); n != 1 {
+		t.Errorf("%d lines, want one line of JSON", n)
+	}
+	blocks := decodeModel(t, b.Bytes())
+	// feedback, then (caption, image) per shown page.
+	if want := 1 + 2*len(r.Pages.Shown); len(blocks) != want {
+		t.Fatalf("%d blocks, want %d", len(blocks), want)
+	}
+	if blocks[0].Type != "text" || !strings.Contains(blocks[0].Text, "tables 5 → 1") ||
+		!strings.Contains(blocks[0].Text, "nested tables removed") {
+		t.Errorf("first block does not name what shrank: %+v", blocks[0])
+	}
+	wantCaptions := []string{
+		"Page 2 (edited) vs page 2 (original): before | after, changed regions outlined; 1.3% of the page changed.",
+		"Page 3 (edited), inserted: it has no original page.",
+		"Page 6 (edited) vs page 5 (original): before | after, changed regions outlined; 0.4% of the page changed.",
+	}
+	for i, s := range r.Pages.Shown {
+		capt, img := blocks[1+2*i], blocks[2+2*i]
+		if capt.Type != "text" || capt.Text != wantCaptions[i] {
+			t.Errorf("caption %d = %+v, want %q", i, capt, wantCaptions[i])
+		}
+		if img.Type != "image" || img.Source == nil || img.Source.Type != "base64" || img.Source.MediaType != "image/jpeg" {
+			t.Fatalf("block %d is not a base64 JPEG image: %+v", 2+2*i, img)
+		}
+		raw, err := base64.StdEncoding.DecodeString(img.Source.Data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(raw, s.JPEG) {
+			t.Errorf("image %d is not the shown page's JPEG", i)
+		}
+		if _, err := jpeg.DecodeConfig(bytes.NewReader(raw)); err != nil {
+			t.Errorf("image %d: %v", i, err)
+		}
+	}
+
+	// Without any shown page: one text block.
+	b.Reset()
+	if err := WriteModel(&b, blockedRestored(t)); err != nil {
+		t.Fatal(err)
+	}
+	if blocks := decodeModel(t, b.Bytes()); len(blocks) != 1 || !strings.HasPrefix(blocks[0].Text, "BLOCKED:") {
+		t.Errorf("blocks = %+v", blocks)
+	}
+
+	// A shown page whose JPEG was never loaded is an error, not a silent
+	// gap.
+	r.Pages.Shown[1].JPEG = nil
+	if err := WriteModel(&bytes.Buffer{}, r); err == nil || !strings.Contains(err.Error(), "pages/p3.jpg") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func decodeModel(t *testing.T, b []byte) []contentBlock {
+	t.Helper()
+	var m struct {
+		Content []contentBlock `json:"content"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&m); err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range m.Content {
+		switch c.Type {
+		case "text":
+			if c.Text == "" || c.Source != nil {
+				t.Errorf("block %d: bad text block %+v", i, c)
+			}
+		case "image":
+			if c.Text != "" || c.Source == nil {
+				t.Errorf("block %d: bad image block", i)
+			}
+		default:
+			t.Errorf("block %d: type %q", i, c.Type)
+		}
+	}
+	return m.Content
+}
+
+func TestLoadImages(t *testing.T) {
+	dir := t.TempDir()
+	r := passedShrunkPages(t)
+	want := r.Pages.Shown[0].JPEG
+	if err := os.MkdirAll(filepath.Join(dir, "pages"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range r.Pages.Shown {
+		if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(s.Image)), s.JPEG, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range r.Pages.Shown {
+		r.Pages.Shown[i].JPEG = nil
+	}
+	if err := LoadImages(context.Background(), r, dir); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(r.Pages.Shown[0].JPEG, want) {
+		t.Error("page 2's JPEG not loaded")
+	}
+	if err := WriteModel(&bytes.Buffer{}, r); err != nil {
+		t.Error(err)
+	}
+
+	for _, bad := range []string{"../secret.jpg", "/etc/passwd", "pages/missing.jpg"} {
+		r.Pages.Shown[0].JPEG, r.Pages.Shown[0].Image = nil, bad
+		if err := LoadImages(context.Background(), r, dir); err == nil {
+			t.Errorf("image %q: no error", bad)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r.Pages.Shown[0].Image = "pages/p2.jpg"
+	if err := LoadImages(ctx, r, dir); err == nil {
+		t.Error("cancelled context: no error")
+	}
+}
+
+func TestSARIF(t *testing.T) {
+	for _, fx := range fixtures {
+		t.Run(fx.name, func(t *testing.T) {
+			r := fx.result(t)
+			var b bytes.Buffer
+			if err := WriteSARIF(&b, r); err != nil {
+				t.Fatal(err)
+			}
+			checkSARIF(t, b.Bytes(), r)
+		})
+	}
+	// An absolute path becomes a file:// URI; spaces are escaped.
+	r := blockedRestored(t)
+	r.Edited.Path = "/tmp/my docs/contract.docx"
+	var b bytes.Buffer
+	if err := WriteSARIF(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), `"uri": "file:///tmp/my%20docs/contract.docx"`) {
+		t.Errorf("absolute path not a file URI:\n%s", b.String())
+	}
+}
+
+// checkSARIF checks the properties SARIF 2.1.0 requires, and the ones
+// GitHub code scanning relies on, reading the log as a consumer would.
+func checkSARIF(t *testing.T, data []byte, r *audit.Result) {
+	t.Helper()
+	var log map[string]any
+	if err := json.Unmarshal(data, &log); err != nil {
+		t.Fatal(err)
+	}
+	if log["$schema"] != "https://json.schemastore.org/sarif-2.1.0.json" || log["version"] != "2.1.0" {
+		t.Errorf("$schema/version = %v/%v", log["$schema"], log["version"])
+	}
+	runs, _ := log["runs"].([]any)
+	if len(runs) != 1 {
+		t.Fatalf("runs = %v", log["runs"])
+	}
+	run := runs[0].(map[string]any)
+	driver, _ := lookup(run, "tool.driver").(map[string]any)
+	if driver == nil || driver["name"] != "editaudit" {
+		t.Fatalf("tool.driver = %v", lookup(run, "tool.driver"))
+	}
+	rules, _ := driver["rules"].([]any)
+	ruleIDs := map[string]int{}
+	for i, x := range rules {
+		rule := x.(map[string]any)
+		id, _ := rule["id"].(string)
+		if id == "" || lookup(rule, "shortDescription.text") == "" {
+			t.Errorf("rule %d: %v", i, rule)
+		}
+		if _, dup := ruleIDs[id]; dup {
+			t.Errorf("rule %s twice", id)
+		}
+		ruleIDs[id] = i
+	}
+	results, ok := run["results"].([]any)
+	if !ok {
+		t.Fatalf("results = %v, want an array", run["results"])
+	}
+	if len(results) != len(r.NewFindings) {
+		t.Errorf("%d results for %d new findings", len(results), len(r.NewFindings))
+	}
+	usedRules := map[string]bool{}
+	levels := map[string]bool{"none": true, "note": true, "warning": true, "error": true}
+	for i, x := range results {
+		res := x.(map[string]any)
+		id, _ := res["ruleId"].(string)
+		idx, ok := ruleIDs[id]
+		if !ok {
+			t.Errorf("result %d: ruleId %q not among the rules", i, id)
+		}
+		usedRules[id] = true
+		if ri, _ := res["ruleIndex"].(float64); int(ri) != idx {
+			t.Errorf("result %d: ruleIndex %v, want %d", i, res["ruleIndex"], idx)
+		}
+		if !levels[res["level"].(string)] {
+			t.Errorf("result %d: level %v", i, res["level"])
+		}
+		if s, _ := lookup(res, "message.text").(string); s == "" {
+			t.Errorf("result %d: no message.text", i)
+		}
+		grade, _ := lookup(res, "properties.grade").(string)
+		wantLevel := map[string]string{"fatal": "error", "error": "error", "warning": "warning", "info": "note"}[grade]
+		if res["level"] != wantLevel {
+			t.Errorf("result %d: grade %s → level %v, want %s", i, grade, res["level"], wantLevel)
+		}
+		locs, _ := res["locations"].([]any)
+		if len(locs) != 1 {
+			t.Fatalf("result %d: locations %v", i, res["locations"])
+		}
+		loc := locs[0].(map[string]any)
+		uri, _ := lookup(loc, "physicalLocation.artifactLocation.uri").(string)
+		if uri == "" {
+			t.Errorf("result %d: no artifact uri", i)
+		}
+		if reg, ok := lookup(loc, "physicalLocation.region").(map[string]any); ok {
+			if l, _ := reg["startLine"].(float64); l < 1 {
+				t.Errorf("result %d: startLine %v", i, reg["startLine"])
+			}
+			if c, ok := reg["startColumn"]; ok && c.(float64) < 1 {
+				t.Errorf("result %d: startColumn %v", i, c)
+			}
+		}
+		if part, _ := lookup(res, "properties.part").(string); part != "" {
+			ll, _ := loc["logicalLocations"].([]any)
+			if len(ll) != 1 || ll[0].(map[string]any)["name"] != part {
+				t.Errorf("result %d: logicalLocations %v, want part %s", i, ll, part)
+			}
+		}
+		if fp, _ := lookup(res, "partialFingerprints.editauditKey/v1").(string); len(fp) != 64 {
+			t.Errorf("result %d: fingerprint %q", i, fp)
+		}
+	}
+	if len(usedRules) != len(ruleIDs) {
+		t.Errorf("rules %v, used %v: every rule must be used", ruleIDs, usedRules)
+	}
+	if lookup(run, "properties.blocked") != r.Blocked {
+		t.Errorf("properties.blocked = %v", lookup(run, "properties.blocked"))
+	}
+}
+
+func checkFixture(t testing.TB) (*formats.Report, []CheckPage) {
+	rep := &formats.Report{Path: "new/offer.docx", Format: formats.DOCX, SHA256: sha("new"),
+		Findings: []formats.Finding{
+			{Code: "docx.tc-no-final-p", Grade: formats.Fatal, Part: "word/document.xml", Line: 2, Column: 5120,
+				Locator: "/w:document/w:body/w:tbl[1]/w:tr[2]/w:tc[3]", Message: "Table cell without a final paragraph: Word reports the file as corrupt.",
+				Fix: "End every w:tc with a w:p (an empty <w:p/> is enough)."},
+		},
+		Counts: formats.Counts{"tables": 1, "rows": 4, "cells": 12, "paragraphs": 30}}
+	pages := []CheckPage{{Page: 1, Total: 4, JPEG: pageImage(t, 1)}, {Page: 2, Total: 4, JPEG: pageImage(t, 2)}}
+
+	return rep, pages
+}
+
+func TestCheckReports(t *testing.T) {
+	rep, pages := checkFixture(t)
+	fb := CheckFeedback(rep, pages)
+	for _, want := range []string{
+		"FATAL: new/offer.docx has 1 fatal defect; the application will refuse or repair this file.",
+		"1. fatal docx.tc-no-final-p at word/document.xml:2:5120 (/w:document/w:body/w:tbl[1]/w:tr[2]/w:tc[3])",
+		"Fix: End every w:tc with a w:p",
+		"Structure: cells 12, paragraphs 30, rows 4, tables 1.",
+		"Pages: 1–2 of 4 attached below as rendered images (cap: 2 pages; the rest are not shown).",
+	} {
+		if !strings.Contains(fb, want) {
+			t.Errorf("check feedback lacks %q:\n%s", want, fb)
+		}
+	}
+
+	var b bytes.Buffer
+	if err := WriteCheckModel(&b, rep, pages); err != nil {
+		t.Fatal(err)
+	}
+	blocks := decodeModel(t, b.Bytes())
+	if len(blocks) != 5 || blocks[0].Text != fb || blocks[1].Text != "Page 1 of 4, as rendered." || blocks[4].Type != "image" {
+		t.Errorf("check model blocks: %d, %+v", len(blocks), blocks[:2])
+	}
+
+	b.Reset()
+	if err := WriteCheckHTML(&b, rep, pages); err != nil {
+		t.Fatal(err)
+	}
+	html := b.String()
+	for _, want := range []string{"offer.docx", "docx.tc-no-final-p", "Page 1 of 4", "as rendered", "data:image/jpeg;base64,", "The file has 1 fatal defect."} {
+		if !strings.Contains(html, want) {
+			t.Errorf("check HTML lacks %q", want)
+		}
+	}
+	selfContained(t, html)
+
+	// Nothing rendered, nothing wrong.
+	ok := &formats.Report{Path: "a.xlsx", Format: formats.XLSX, Counts: formats.Counts{"sheets": 2}}
+	if got := CheckFeedback(ok, nil); got != "OK: nothing at fatal in a.xlsx.\nNo findings.\nStructure: sheets 2.\nPages: none attached (not rendered)." {
+		t.Errorf("feedback = %q", got)
+	}
+	if got := checkPagesLine([]CheckPage{{Page: 1, Total: 1}}); got != "Pages: all 1 attached below as rendered images." {
+		t.Errorf("pages line = %q", got)
+	}
+	if err := WriteCheckModel(&bytes.Buffer{}, ok, []CheckPage{{Page: 1}}); err == nil {
+		t.Error("page without JPEG: no error")
+	}
+}
+
+func TestHTMLDocument(t *testing.T) {
+	for _, fx := range fixtures {
+		t.Run(fx.name, func(t *testing.T) {
+			r := fx.result(t)
+			var a, b bytes.Buffer
+			if err := WriteHTML(&a, r, HTMLOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			if err := WriteHTML(&b, fx.result(t), HTMLOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(a.Bytes(), b.Bytes()) {
+				t.Error("HTML is not byte-stable")
+			}
+			html := a.String()
+			selfContained(t, html)
+			wantClass := `class="verdict passed"`
+			if r.Blocked {
+				wantClass = `class="verdict blocked"`
+			}
+			if !strings.Contains(html, wantClass) {
+				t.Errorf("no %s", wantClass)
+			}
+			for _, f := range r.NewFindings[:min(len(r.NewFindings), 3)] {
+				if !strings.Contains(html, f.Code) {
+					t.Errorf("finding %s missing", f.Code)
+				}
+			}
+			if got := strings.Count(html, "data:image/jpeg;base64,"); got != len(r.Pages.Shown) {
+				t.Errorf("%d embedded images, want %d", got, len(r.Pages.Shown))
+			}
+			for _, s := range r.Structure.Shrunk {
+				if s.Where != "" && !strings.Contains(html, s.Where) {
+					t.Errorf("shrink of %s: where missing", s.Metric)
+				}
+			}
+		})
+	}
+	// Markup in findings is escaped.
+	r := blockedRestored(t)
+	r.NewFindings[0].Message = `<script>alert(1)</script>`
+	var b bytes.Buffer
+	if err := WriteHTML(&b, r, HTMLOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "<script>alert") {
+		t.Error("finding message not escaped")
+	}
+	// The findings cap is stated.
+	b.Reset()
+	if err := WriteHTML(&b, manyFindings(t), HTMLOptions{MaxFindings: 10}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "… and 17 more not listed (cap 10).") {
+		t.Error("HTML findings cap not stated")
+	}
+}
+
+// selfContained fails when the HTML would fetch anything.
+func selfContained(t *testing.T, html string) {
+	t.Helper()
+	for _, bad := range []string{"<script", "<link", "@import", `src="http`, `href="http`, "url(http"} {
+		if strings.Contains(html, bad) {
+			t.Errorf("HTML is not self-contained: %q", bad)
+		}
+	}
+}
