@@ -330,11 +330,28 @@ func checkSARIF(t *testing.T, data []byte, r *audit.Result) {
 	if log["$schema"] != "https://json.schemastore.org/sarif-2.1.0.json" || log["version"] != "2.1.0" {
 		t.Errorf("$schema/version = %v/%v", log["$schema"], log["version"])
 	}
+	// Every object holds only properties its SARIF 2.1.0 schema definition
+	// allows (most are "additionalProperties": false).
+	onlyKeys(t, "sarifLog", log, "$schema", "version", "runs", "inlineExternalProperties", "properties")
 	runs, _ := log["runs"].([]any)
 	if len(runs) != 1 {
 		t.Fatalf("runs = %v", log["runs"])
 	}
 	run := runs[0].(map[string]any)
+	onlyKeys(t, "run", run, "tool", "invocations", "conversion", "language", "versionControlProvenance",
+		"originalUriBaseIds", "artifacts", "logicalLocations", "graphs", "results", "automationDetails",
+		"runAggregates", "baselineGuid", "redactionTokens", "defaultEncoding", "defaultSourceLanguage",
+		"newlineSequences", "columnKind", "externalPropertyFileReferences", "threadFlowLocations", "taxonomies",
+		"addresses", "translations", "policies", "webRequests", "webResponses", "specialLocations", "properties")
+	if ck, ok := run["columnKind"]; ok && ck != "utf16CodeUnits" && ck != "unicodeCodePoints" {
+		t.Errorf("columnKind %v", ck)
+	}
+	onlyKeys(t, "tool", run["tool"].(map[string]any), "driver", "extensions", "properties")
+	for _, a := range asList(run["artifacts"]) {
+		onlyKeys(t, "artifact", a, "description", "location", "parentIndex", "offset", "length", "roles",
+			"mimeType", "contents", "encoding", "sourceLanguage", "hashes", "lastModifiedTimeUtc", "properties")
+		onlyKeys(t, "artifactLocation", a["location"].(map[string]any), "uri", "uriBaseId", "index", "description", "properties")
+	}
 	driver, _ := lookup(run, "tool.driver").(map[string]any)
 	if driver == nil || driver["name"] != "editaudit" {
 		t.Fatalf("tool.driver = %v", lookup(run, "tool.driver"))
@@ -343,6 +360,10 @@ func checkSARIF(t *testing.T, data []byte, r *audit.Result) {
 	ruleIDs := map[string]int{}
 	for i, x := range rules {
 		rule := x.(map[string]any)
+		onlyKeys(t, "reportingDescriptor", rule, "id", "deprecatedIds", "guid", "deprecatedGuids", "name",
+			"deprecatedNames", "shortDescription", "fullDescription", "messageStrings", "defaultConfiguration",
+			"helpUri", "help", "relationships", "properties")
+		onlyKeys(t, "multiformatMessageString", rule["shortDescription"].(map[string]any), "text", "markdown", "properties")
 		id, _ := rule["id"].(string)
 		if id == "" || lookup(rule, "shortDescription.text") == "" {
 			t.Errorf("rule %d: %v", i, rule)
@@ -363,6 +384,12 @@ func checkSARIF(t *testing.T, data []byte, r *audit.Result) {
 	levels := map[string]bool{"none": true, "note": true, "warning": true, "error": true}
 	for i, x := range results {
 		res := x.(map[string]any)
+		onlyKeys(t, "result", res, "ruleId", "ruleIndex", "rule", "kind", "level", "message", "analysisTarget",
+			"locations", "guid", "correlationGuid", "occurrenceCount", "partialFingerprints", "fingerprints",
+			"stacks", "codeFlows", "graphs", "graphTraversals", "relatedLocations", "suppressions", "baselineState",
+			"rank", "attachments", "hostedViewerUri", "workItemUris", "provenance", "fixes", "taxa", "webRequest",
+			"webResponse", "properties")
+		onlyKeys(t, "message", res["message"].(map[string]any), "text", "markdown", "id", "arguments", "properties")
 		id, _ := res["ruleId"].(string)
 		idx, ok := ruleIDs[id]
 		if !ok {
@@ -388,6 +415,18 @@ func checkSARIF(t *testing.T, data []byte, r *audit.Result) {
 			t.Fatalf("result %d: locations %v", i, res["locations"])
 		}
 		loc := locs[0].(map[string]any)
+		onlyKeys(t, "location", loc, "id", "physicalLocation", "logicalLocations", "message", "annotations", "relationships", "properties")
+		if pl, ok := loc["physicalLocation"].(map[string]any); ok {
+			onlyKeys(t, "physicalLocation", pl, "address", "artifactLocation", "region", "contextRegion", "properties")
+			onlyKeys(t, "artifactLocation", pl["artifactLocation"].(map[string]any), "uri", "uriBaseId", "index", "description", "properties")
+			if reg, ok := pl["region"].(map[string]any); ok {
+				onlyKeys(t, "region", reg, "startLine", "startColumn", "endLine", "endColumn", "charOffset", "charLength",
+					"byteOffset", "byteLength", "snippet", "message", "sourceLanguage", "properties")
+			}
+		}
+		for _, ll := range asList(loc["logicalLocations"]) {
+			onlyKeys(t, "logicalLocation", ll, "name", "index", "fullyQualifiedName", "decoratedName", "parentIndex", "kind", "properties")
+		}
 		uri, _ := lookup(loc, "physicalLocation.artifactLocation.uri").(string)
 		if uri == "" {
 			t.Errorf("result %d: no artifact uri", i)
@@ -429,6 +468,31 @@ func checkFixture(t testing.TB) (*formats.Report, []CheckPage) {
 	pages := []CheckPage{{Page: 1, Total: 4, JPEG: pageImage(t, 1)}, {Page: 2, Total: 4, JPEG: pageImage(t, 2)}}
 
 	return rep, pages
+}
+
+// onlyKeys fails when obj has a property the SARIF schema's definition of
+// what does not list.
+func onlyKeys(t *testing.T, what string, obj map[string]any, allowed ...string) {
+	t.Helper()
+	ok := map[string]bool{}
+	for _, k := range allowed {
+		ok[k] = true
+	}
+	for k := range obj {
+		if !ok[k] {
+			t.Errorf("%s: property %q not allowed by SARIF 2.1.0", what, k)
+		}
+	}
+}
+
+// asList reads a JSON array of objects (nil when v is not an array).
+func asList(v any) []map[string]any {
+	l, _ := v.([]any)
+	var out []map[string]any
+	for _, x := range l {
+		out = append(out, x.(map[string]any))
+	}
+	return out
 }
 
 func TestCheckReports(t *testing.T) {
