@@ -1,9 +1,14 @@
 package docx_test
 
 import (
+	"archive/zip"
+	"bytes"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/editaudit/editaudit/formats"
@@ -63,6 +68,36 @@ func TestCorpusCounts(t *testing.T) {
 			}
 		})
 	}
+	// The per-part breakdown of two files (same independent counter).
+	parts := map[string]map[string]formats.Counts{
+		"pydocx_blk-paras-and-tables.docx": {
+			"word/document.xml":  {"tables": 4, "rows": 6, "cells": 8, "paragraphs": 12, "nested_tables": 1},
+			"word/header1.xml":   {"tables": 1, "rows": 1, "cells": 2, "paragraphs": 3},
+			"word/footer1.xml":   {"tables": 1, "rows": 1, "cells": 2, "paragraphs": 4},
+			"word/footnotes.xml": {"paragraphs": 2},
+			"word/endnotes.xml":  {"paragraphs": 2},
+		},
+		"docxtemplater_table-in-table-corruption.docx": {
+			"word/document.xml": {"tables": 2, "rows": 4, "cells": 8, "paragraphs": 10, "nested_tables": 1},
+			"word/header1.xml":  {"paragraphs": 4},
+		},
+	}
+	for file, want := range parts {
+		rep, err := inspect.File(context.Background(), filepath.Join(dir, "docx", file), inspect.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.Parts) != len(want) && file == "pydocx_blk-paras-and-tables.docx" {
+			t.Errorf("%s: %d parts counted, want %d: %v", file, len(rep.Parts), len(want), rep.Parts)
+		}
+		for part, wc := range want {
+			for _, k := range []string{"tables", "rows", "cells", "paragraphs", "nested_tables"} {
+				if rep.Parts[part][k] != wc[k] {
+					t.Errorf("%s %s: %s = %d, want %d", file, part, k, rep.Parts[part][k], wc[k])
+				}
+			}
+		}
+	}
 }
 
 // TestCorpusHealthyDocx: no healthy real Word file gets a fatal finding
@@ -101,24 +136,159 @@ func TestCorpusHealthyDocx(t *testing.T) {
 }
 
 // TestCorpusBrokenDocx logs what the checks say on the broken Word files
-// (recorded in VALIDATION.md) and asserts the Word-level findings there.
+// (recorded in VALIDATION.md) and asserts the Word-level findings: the
+// package-level defects of the other broken files are the core's.
 func TestCorpusBrokenDocx(t *testing.T) {
 	dir := corpusDir(t)
+	want := map[string][]string{ // file → Word codes that must be among the findings
+		"oxsdk_5Errors.docx":       {docx.CodePropOrder}, // w:pPr in w:pPr, a second w:rPr in a run
+		"poi_MultipleBodyBug.docx": {docx.CodeMultipleBody},
+	}
 	files, _ := filepath.Glob(filepath.Join(dir, "broken", "*.do[ct][xm]"))
 	if len(files) == 0 {
 		t.Fatalf("no Word files in %s/broken", dir)
 	}
 	for _, f := range files {
+		base := filepath.Base(f)
 		rep, err := inspect.File(context.Background(), f, inspect.Options{})
 		if err != nil {
 			t.Errorf("%s: %v", f, err)
 			continue
 		}
-		if len(rep.Findings) == 0 {
-			t.Errorf("%s: a broken file without findings", filepath.Base(f))
-		}
+		codes := map[string]bool{}
 		for _, fd := range rep.Findings {
-			t.Logf("%s: %s", filepath.Base(f), fd)
+			codes[fd.Code] = true
+			t.Logf("%s: %s", base, fd)
 		}
+		for _, c := range want[base] {
+			if !codes[c] {
+				t.Errorf("%s: no %s finding", base, c)
+			}
+		}
+	}
+}
+
+// readZip returns the entries of a zip file in order.
+func readZip(t *testing.T, path string) (names []string, parts map[string]string) {
+	t.Helper()
+	zr, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	parts = map[string]string{}
+	for _, f := range zr.File {
+		rc, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, f.Name)
+		parts[f.Name] = string(b)
+	}
+	return names, parts
+}
+
+// cellSpan returns the byte range of the first w:tc element in s
+// (matching nested w:tc by depth).
+func cellSpan(s string) (start, end int) {
+	start = strings.Index(s, "<w:tc>")
+	depth := 0
+	for i := start; i < len(s); i++ {
+		switch {
+		case strings.HasPrefix(s[i:], "<w:tc>") || strings.HasPrefix(s[i:], "<w:tc "):
+			depth++
+		case strings.HasPrefix(s[i:], "</w:tc>"):
+			depth--
+			if depth == 0 {
+				return start, i + len("</w:tc>")
+			}
+		}
+	}
+	return -1, -1
+}
+
+// TestCorpusEdits applies two damaging edits to a real file with tables
+// nested 8 deep: deleting the paragraph after a nested table (Word's
+// "Ambiguous cell mapping"), and python-docx's cell.text setter, which
+// replaces a cell's content, nested tables included, by one paragraph.
+func TestCorpusEdits(t *testing.T) {
+	dir := corpusDir(t)
+	names, parts := readZip(t, filepath.Join(dir, "docx", "oxsdk_complex-table-nested8.docx"))
+	doc := parts["word/document.xml"]
+	rezip := func(doc string) []byte {
+		var buf bytes.Buffer
+		zw := zip.NewWriter(&buf)
+		for _, n := range names {
+			w, _ := zw.Create(n)
+			body := parts[n]
+			if n == "word/document.xml" {
+				body = doc
+			}
+			_, _ = w.Write([]byte(body))
+		}
+		if err := zw.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return buf.Bytes()
+	}
+	inspectDoc := func(doc string) *formats.Report {
+		rep, err := inspect.Bytes(context.Background(), rezip(doc), "edited.docx", inspect.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
+
+	// 1. The paragraph closing the innermost cell that holds a table.
+	re := regexp.MustCompile(`</w:tbl><w:p [^>]*/></w:tc>`)
+	loc := re.FindStringIndex(doc)
+	if loc == nil {
+		t.Fatal("pattern not found")
+	}
+	rep := inspectDoc(doc[:loc[0]] + "</w:tbl></w:tc>" + doc[loc[1]:])
+	var tc []formats.Finding
+	for _, f := range rep.Findings {
+		if f.Code == docx.CodeTcNoFinalP {
+			tc = append(tc, f)
+		}
+	}
+	if len(tc) != 1 || tc[0].Grade != formats.Fatal || !strings.Contains(tc[0].Message, "ends with a nested table") ||
+		!strings.HasPrefix(tc[0].Message, "body table 1, row 1, cell 1, table 1, row 1, cell 1, table 1") {
+		t.Errorf("after deleting the closing paragraph: %v", tc)
+	}
+
+	// 2. cell.text = "…" on the outer cell holding all 7 nested tables.
+	before := inspectDoc(doc)
+	s, e := cellSpan(doc)
+	wiped := doc[:s] + `<w:tc><w:p><w:r><w:t>new text</w:t></w:r></w:p></w:tc>` + doc[e:]
+	after := inspectDoc(wiped)
+	if after.Fatal() {
+		t.Errorf("the wipe is valid XML and must not be fatal: %v", after.Findings)
+	}
+	if before.Counts["tables"] != 8 || after.Counts["tables"] != 1 || after.Counts["nested_tables"] != 0 ||
+		after.Counts["rows"] >= before.Counts["rows"] {
+		t.Errorf("counts before %v, after %v", before.Counts, after.Counts)
+	}
+	sites := func(r *formats.Report) map[string]formats.Counts {
+		m := map[string]formats.Counts{}
+		for _, s := range r.Sites {
+			m[s.Where] = s.Counts
+		}
+		return m
+	}
+	sb, sa := sites(before), sites(after)
+	if c := sb["body table 1, row 1, cell 1"]; c["tables"] != 7 {
+		t.Errorf("cell site before the wipe: %v", c)
+	}
+	if _, ok := sa["body table 1, row 1, cell 1"]; ok {
+		t.Errorf("the wiped cell still has a nested-table site")
+	}
+	if sb["body table 1"]["nested_tables"] != 7 || sa["body table 1"]["nested_tables"] != 0 {
+		t.Errorf("table site before %v, after %v", sb["body table 1"], sa["body table 1"])
 	}
 }
