@@ -14,7 +14,9 @@ import (
 
 	"github.com/editaudit/editaudit/formats"
 	"github.com/editaudit/editaudit/formats/docx"
+	"github.com/editaudit/editaudit/formats/hwpx"
 	"github.com/editaudit/editaudit/formats/pptx"
+	"github.com/editaudit/editaudit/formats/xlsx"
 )
 
 // Options tune an inspection.
@@ -93,6 +95,10 @@ func inspectFormat(ctx context.Context, p *formats.Package, rep *formats.Report)
 		return docx.Inspect(ctx, p, rep)
 	case formats.PPTX:
 		return pptx.Inspect(ctx, p, rep)
+	case formats.HWPX:
+		return hwpx.Inspect(ctx, p, rep)
+	case formats.XLSX:
+		return xlsx.Inspect(ctx, p, rep)
 	}
 	return nil
 }
