@@ -11,21 +11,21 @@ import (
 type tokKind int
 
 const (
-	tokOp      tokKind = iota // an operator or punctuation character
-	tokSpace                  // whitespace (the intersection operator)
-	tokString                 // "text", with "" inside
-	tokSheet                  // 'quoted sheet name'
-	tokBracket                // [...]: a structured reference or external book index
-	tokError                  // #REF!, #N/A, …
-	tokNumber                 // 1.5E+3
-	tokWord                   // a name, cell reference, TRUE/FALSE…
-	tokFunc                   // a word directly followed by "(": a function name
-	tokOpen                   // (
-	tokClose                  // )
-	tokComma                  // ,
-	tokSemi                   // ;
-	tokBraceOpen              // {
-	tokBraceClose             // }
+	tokOp         tokKind = iota // an operator or punctuation character
+	tokSpace                     // whitespace (the intersection operator)
+	tokString                    // "text", with "" inside
+	tokSheet                     // 'quoted sheet name'
+	tokBracket                   // [...]: a structured reference or external book index
+	tokError                     // #REF!, #N/A, …
+	tokNumber                    // 1.5E+3
+	tokWord                      // a name, cell reference, TRUE/FALSE…
+	tokFunc                      // a word directly followed by "(": a function name
+	tokOpen                      // (
+	tokClose                     // )
+	tokComma                     // ,
+	tokSemi                      // ;
+	tokBraceOpen                 // {
+	tokBraceClose                // }
 )
 
 // token is one lexical unit; Pos is its byte offset in the formula.

@@ -99,7 +99,7 @@ func (in *inspector) scanWorkbook() {
 			loc, l, c, what = "/"+res.Root.Local, 0, 0, "no <sheets> element"
 		}
 		in.add(formats.Finding{Code: CodeNoSheets, Grade: formats.Fatal, Part: in.wbPart, Line: l, Column: c, Locator: loc,
-			Anchor: "sheets",
+			Anchor:  "sheets",
 			Message: "the workbook lists no sheet (" + what + "); Excel needs at least one sheet and reports the file as corrupt",
 			Fix:     "add a <sheet name=\"Sheet1\" sheetId=\"1\" r:id=\"…\"/> to <sheets> pointing at a worksheet part through xl/_rels/workbook.xml.rels"})
 	}
