@@ -87,6 +87,10 @@ Typical use:
 func commands() []*cli.Command {
 	return []*cli.Command{
 		checkCommand(),
+		renderCommand(),
+		auditCommand(),
+		baselineCommand(),
+		sanitizeCommand(),
 	}
 }
 

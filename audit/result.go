@@ -1,0 +1,124 @@
+package audit
+
+import (
+	"github.com/editaudit/editaudit/formats"
+)
+
+// Schema is the JSON schema name of a Result (DESIGN.md).
+const Schema = "editaudit.audit/v1"
+
+// FileInfo identifies one side of an audit.
+type FileInfo struct {
+	Path   string         `json:"path"`
+	SHA256 string         `json:"sha256"`
+	Format formats.Format `json:"format"`
+	// Pages is the rendered page count (0 when not rendered).
+	Pages int `json:"pages"`
+}
+
+// Shrink is one structure metric that went down.
+type Shrink struct {
+	Metric string `json:"metric"`
+	Before int    `json:"before"`
+	After  int    `json:"after"`
+	// Where says where the loss happened, for people and models:
+	// "body table 3, row 2, cell 2: 2 nested tables removed"; "" when the
+	// loss cannot be placed.
+	Where string `json:"where,omitempty"`
+}
+
+// Structure is the before/after structure of the two files.
+type Structure struct {
+	Before formats.Counts `json:"before"`
+	After  formats.Counts `json:"after"`
+	Shrunk []Shrink       `json:"shrunk"`
+}
+
+// ChangedPage is a page present in both files whose pixels differ.
+type ChangedPage struct {
+	Before int      `json:"before"`
+	After  int      `json:"after"`
+	Ratio  float64  `json:"ratio"`
+	Boxes  [][4]int `json:"boxes"`
+	// MarginsOnly: only the header/footer bands changed (page numbers).
+	MarginsOnly bool `json:"margins_only"`
+	// Moved: the page is unchanged but out of its old order.
+	Moved bool `json:"moved,omitempty"`
+}
+
+// Reflow says once that a run of pages reflowed after a change, instead of
+// listing each as changed.
+type Reflow struct {
+	// From and To are the edited file's pages that reflowed (1-based).
+	From int `json:"from"`
+	To   int `json:"to"`
+	// Cause is the edited page where the change that pushed them started.
+	Cause int `json:"cause"`
+}
+
+// ShownPage is a changed, inserted or deleted page given as an image.
+type ShownPage struct {
+	Before int `json:"before"`
+	After  int `json:"after"`
+	// Image is the composite's path relative to the output folder
+	// ("pages/p3.jpg"); "" when images are not written to disk.
+	Image string `json:"image,omitempty"`
+	// JPEG holds the composite's bytes for in-memory writers (model and
+	// HTML reports); never serialised.
+	JPEG []byte `json:"-"`
+}
+
+// Page statuses (DESIGN.md).
+const (
+	PagesOK          = "ok"
+	PagesOff         = "off"
+	PagesUnsupported = "unsupported"
+	PagesFailed      = "failed"
+)
+
+// Pages is the rendered-page side of an audit.
+type Pages struct {
+	Status   string        `json:"status"`
+	Message  string        `json:"message,omitempty"`
+	Before   int           `json:"before"`
+	After    int           `json:"after"`
+	Changed  []ChangedPage `json:"changed"`
+	Inserted []int         `json:"inserted"`
+	Deleted  []int         `json:"deleted"`
+	Reflowed []Reflow      `json:"reflowed,omitempty"`
+	Shown    []ShownPage   `json:"shown"`
+	// NotShown lists the edited pages (or original pages, for deletions)
+	// that changed but were cut by the --show budget.
+	NotShown []int `json:"not_shown,omitempty"`
+	// Toolchain identifies the renderer (LibreOffice version, rasterizer,
+	// dpi, fonts) the pages were made with.
+	Toolchain string `json:"toolchain,omitempty"`
+}
+
+// Result is the outcome of one audit: the JSON object of
+// `editaudit audit --format json` (schema editaudit.audit/v1).
+type Result struct {
+	Schema   string   `json:"schema"`
+	Original FileInfo `json:"original"`
+	Edited   FileInfo `json:"edited"`
+	// Blocked is true if and only if the edit introduced a fatal finding.
+	Blocked bool `json:"blocked"`
+	// Restored: the original bytes were put back at the edited path.
+	Restored bool `json:"restored"`
+	// RejectedCopy is where the rejected edited file was kept (with
+	// --restore), relative to the output folder.
+	RejectedCopy string `json:"rejected,omitempty"`
+	// NewFindings are the findings the edit introduced, sorted.
+	NewFindings []formats.Finding `json:"new_findings"`
+	// Preexisting counts the original's findings by grade; they are never
+	// listed (they are not the edit's).
+	Preexisting formats.Tally `json:"preexisting"`
+	// Resolved are the original's findings the edit removed.
+	Resolved []formats.Finding `json:"resolved"`
+	// Structure compares structure counts.
+	Structure Structure `json:"structure"`
+	// Pages compares rendered pages.
+	Pages Pages `json:"pages"`
+	// Feedback is the model-facing text (reports.Feedback).
+	Feedback string `json:"feedback"`
+}

@@ -1,0 +1,174 @@
+package baseline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"runtime/debug"
+
+	"github.com/editaudit/editaudit/formats"
+	"github.com/editaudit/editaudit/formats/inspect"
+	"github.com/editaudit/editaudit/pixeldiff"
+)
+
+// Schema names the snapshot format on disk.
+const Schema = "editaudit.baseline/v1"
+
+// Page statuses of a snapshot (the same words as the audit's pages.status).
+const (
+	PagesOK          = "ok"
+	PagesOff         = "off"
+	PagesUnsupported = "unsupported"
+	PagesFailed      = "failed"
+)
+
+// Pages is the rendered side of a snapshot: signatures, never rasters; the
+// PDF is kept beside the snapshot so pages can be re-drawn when compared.
+type Pages struct {
+	Status  string              `json:"status"`
+	Message string              `json:"message,omitempty"`
+	Sigs    []pixeldiff.PageSig `json:"sigs,omitempty"`
+	Sizes   [][2]float64        `json:"sizes,omitempty"`
+	// Bands are the running header/footer bands detected on this document
+	// (an original); its edits are signed with the same bands.
+	Bands pixeldiff.Bands `json:"bands"`
+	// PDFSHA256 is the hash of the stored PDF, checked on every load.
+	PDFSHA256 string `json:"pdf_sha256,omitempty"`
+	// Toolchain is the renderer fingerprint (pixeldiff.Toolchain.String).
+	Toolchain string `json:"toolchain,omitempty"`
+
+	pdfPath string // the rendered PDF until it is stored or removed
+}
+
+// PDFPath is the rendered PDF of a Pages fresh from RenderPages ("" once
+// stored, or when not rendered). The caller owns the file.
+func (p Pages) PDFPath() string { return p.pdfPath }
+
+// Snapshot is everything an audit needs of an original: its inspection
+// report (findings, counts, sites) and its pages.
+type Snapshot struct {
+	Schema string `json:"schema"`
+	// Engine identifies the editaudit build whose validators made Report:
+	// a new build re-inspects instead of trusting old findings.
+	Engine string          `json:"engine"`
+	Report *formats.Report `json:"report"`
+	Pages  Pages           `json:"pages"`
+	// Key is the store key: sha256 of the original plus the toolchain key.
+	Key string `json:"key"`
+
+	pdf string // path of the PDF (in the store, or a temp file)
+	tmp bool   // pdf is a temp file owned by the snapshot
+}
+
+// PDF returns the path of the original's rendered PDF ("" when not rendered).
+func (s *Snapshot) PDF() string { return s.pdf }
+
+// Close removes a temporary PDF (one not held by a store).
+func (s *Snapshot) Close() error {
+	if s.tmp && s.pdf != "" {
+		err := os.Remove(s.pdf)
+		s.pdf = ""
+		return err
+	}
+	return nil
+}
+
+// EngineVersion identifies this build of the validators: the module's VCS
+// revision when built from a checkout, else the module version.
+func EngineVersion() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	rev, modified := "", ""
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				modified = "+dirty"
+			}
+		}
+	}
+	if rev != "" {
+		return rev + modified
+	}
+	return bi.Main.Version
+}
+
+// Options say how to make a snapshot.
+type Options struct {
+	// Renderer renders pages; nil means do not render (Pages.Status off).
+	Renderer *pixeldiff.Renderer
+	// Limits for inspection; zero means defaults.
+	Limits formats.Limits
+}
+
+// ToolchainKey is the part of a store key that depends on rendering.
+func ToolchainKey(ctx context.Context, r *pixeldiff.Renderer) string {
+	if r == nil {
+		return "norender"
+	}
+	return r.Toolchain(ctx).Key()
+}
+
+// Make inspects and (with a renderer) renders the document at path. A
+// document LibreOffice cannot render gives Pages.Status failed or
+// unsupported, not an error; errors are I/O, a missing renderer
+// (pixeldiff.ErrNoRenderer) and cancellation.
+func Make(ctx context.Context, path string, opts Options) (*Snapshot, error) {
+	rep, err := inspect.File(ctx, path, inspect.Options{Limits: opts.Limits})
+	if err != nil {
+		return nil, err
+	}
+	s := &Snapshot{Schema: Schema, Engine: EngineVersion(), Report: rep, Pages: Pages{Status: PagesOff}}
+	s.Key = rep.SHA256 + "-" + ToolchainKey(ctx, opts.Renderer)
+	if opts.Renderer == nil {
+		return s, nil
+	}
+	pages, err := RenderPages(ctx, opts.Renderer, path, rep.Format, nil)
+	if err != nil {
+		return nil, err
+	}
+	s.Pages = pages
+	if pages.Status == PagesOK {
+		s.pdf, s.tmp = pages.pdfPath, true
+	}
+	return s, nil
+}
+
+// RenderPages renders a document and returns its page signatures, with the
+// PDF path kept (unexported) for the caller to store or remove. A document
+// that cannot be rendered is a Pages status, not an error; the error is for
+// a missing renderer (pixeldiff.ErrNoRenderer) and cancellation.
+//
+// bands nil detects the document's own bands (an original); an edited file
+// passes its original's bands.
+func RenderPages(ctx context.Context, r *pixeldiff.Renderer, path string, f formats.Format, bands *pixeldiff.Bands) (Pages, error) {
+	tc := r.Toolchain(ctx)
+	if f == formats.HWPX {
+		return Pages{Status: PagesUnsupported, Message: "LibreOffice cannot read Hangul (.hwpx) documents, so pages are not compared", Toolchain: tc.String()}, nil
+	}
+	if f == formats.Unknown {
+		return Pages{Status: PagesUnsupported, Message: "the file is not a document LibreOffice can render", Toolchain: tc.String()}, nil
+	}
+	pp, err := r.RenderSigs(ctx, path, bands)
+	if err != nil {
+		if errors.Is(err, pixeldiff.ErrNoRenderer) || ctx.Err() != nil {
+			return Pages{}, errors.Join(ctx.Err(), err)
+		}
+		st := PagesFailed
+		if errors.Is(err, pixeldiff.ErrUnsupported) {
+			st = PagesUnsupported
+		}
+		return Pages{Status: st, Message: fmt.Sprintf("rendering failed: %v", err), Toolchain: tc.String()}, nil
+	}
+	sum, err := fileSHA256(pp.PDF)
+	if err != nil {
+		_ = os.Remove(pp.PDF)
+		return Pages{Status: PagesFailed, Message: fmt.Sprintf("reading the rendered PDF: %v", err), Toolchain: tc.String()}, nil
+	}
+	return Pages{Status: PagesOK, Sigs: pp.Sigs, Sizes: pp.Sizes, Bands: pp.Bands, PDFSHA256: sum, Toolchain: tc.String(), pdfPath: pp.PDF}, nil
+}
