@@ -269,7 +269,10 @@ func (in *inspector) checkFormula(site formulaSite, text string) analysis {
 		// disputed in public: one production pipeline reports Excel will
 		// not open the workbook, exceljs#2838 reports a repair that removes
 		// the formula, others #NAME?. DEFECTS.md grades it fatal.
-		names := append(append([]string(nil), a.badBind...), a.badUse...)
+		var names []string
+		for _, n := range append(append([]string(nil), a.badBind...), a.badUse...) {
+			names = appendOnce(names, n)
+		}
 		add(CodeLetXlpm, formats.Fatal, fmt.Sprintf(
 			"%s: the formula =%s names LET/LAMBDA parameters without the _xlpm. prefix (%s); Excel stores them as _xlpm.name wherever they are bound or used. Reported effects differ (Excel refusing the workbook, a repair that removes the formula as in exceljs#2838, or #NAME?); treat it as breaking the file",
 			site.where, shown, strings.Join(names, ", ")))

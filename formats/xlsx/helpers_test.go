@@ -33,6 +33,7 @@ type book struct {
 	sst      []string          // shared strings; nil: no sharedStrings part
 	metadata int               // cellMetadata blocks; 0: no metadata part
 	parts    map[string]string // extra parts (tables, drawings, charts)
+	strict   bool              // write ISO/IEC 29500 Strict namespaces
 }
 
 // contentType returns the Override content type of a test part.
@@ -95,6 +96,13 @@ func (b book) bytes() []byte {
 	parts["_rels/.rels"] = relsXML(`<Relationship Id="rId1" Type="` + relT + `officeDocument" Target="xl/workbook.xml"/>`)
 	for k, v := range b.parts {
 		parts[k] = v
+	}
+	if b.strict {
+		for k, v := range parts {
+			v = strings.ReplaceAll(v, nsMain, "http://purl.oclc.org/ooxml/spreadsheetml/main")
+			v = strings.ReplaceAll(v, relT, "http://purl.oclc.org/ooxml/officeDocument/relationships/")
+			parts[k] = strings.ReplaceAll(v, nsR, "http://purl.oclc.org/ooxml/officeDocument/relationships")
+		}
 	}
 	var ct strings.Builder
 	ct.WriteString(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +

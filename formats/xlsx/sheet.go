@@ -435,7 +435,7 @@ func (h *sheetHandler) endCell() {
 	where := h.s.name + "!" + c.ref
 	add := func(code string, g formats.Grade, at pos, anchor, msg, fix string) {
 		in.add(formats.Finding{Code: code, Grade: g, Part: h.part, Line: at.line, Column: at.col, Locator: at.loc,
-			Anchor: where + " " + anchor, Message: msg, Fix: fix})
+			Anchor: strings.TrimSpace(where + " " + anchor), Message: msg, Fix: fix})
 	}
 	v := strings.TrimSpace(c.v.String())
 	switch c.t {
@@ -452,7 +452,7 @@ func (h *sheetHandler) endCell() {
 			add(CodeSSTIndex, formats.Fatal, c.at, "", fmt.Sprintf("%s: the cell is a shared-string cell (t=\"s\") but its value %q is not a string index; Excel removes the cell while repairing the workbook", where, clip(v, 40)),
 				"write the index of the cell's string in xl/sharedStrings.xml (0-based), or store the text inline with t=\"inlineStr\"")
 		case idx < 0 || idx >= in.sstCount:
-			add(CodeSSTIndex, formats.Fatal, c.at, "", fmt.Sprintf("%s: the cell points at shared string %d, but the shared string table holds %d strings (indexes 0–%d); Excel removes the cell while repairing the workbook", where, idx, in.sstCount, in.sstCount-1),
+			add(CodeSSTIndex, formats.Fatal, c.at, "", fmt.Sprintf("%s: the cell points at shared string %d, but %s; Excel removes the cell while repairing the workbook", where, idx, sstSize(in.sstCount)),
 				"add the missing string to xl/sharedStrings.xml or point the cell at an existing index")
 		}
 	case "", "n":
@@ -488,9 +488,29 @@ func (h *sheetHandler) endCell() {
 		// the cell carries dynamic-array metadata (cm → xl/metadata.xml,
 		// XLDAPR); without it Excel evaluates it the legacy way and shows
 		// only the top-left value, displayed as =@… (SILENT: error).
-		add(CodeDynamicArray, formats.Error, c.fAt, "="+clip(text, 200), fmt.Sprintf("%s: =%s returns an array (%s), but the cell has no dynamic-array metadata (no cm attribute pointing into xl/metadata.xml), so Excel shows only its first value, as =@%s", where, clip(text, 160), a.outer, clip(text, 80)),
+		add(CodeDynamicArray, formats.Error, c.fAt, "="+clip(text, 200), fmt.Sprintf("%s: =%s returns an array (%s), but the cell has no dynamic-array metadata (no cm attribute pointing into xl/metadata.xml), so Excel shows only its first value, as =@%s", where, clip(text, 160), a.outer, clip(display(text), 80)),
 			fmt.Sprintf("write it as a dynamic array formula: <c r=\"%s\" cm=\"1\"><f t=\"array\" ref=\"%s\">…</f></c>, with xl/metadata.xml holding the XLDAPR dynamic-array cell metadata and a sheetMetadata relationship from the workbook (what Excel and XlsxWriter's write_dynamic_array_formula write)", c.ref, c.ref))
 	}
+}
+
+// sstSize describes the shared string table's extent for messages.
+func sstSize(n int) string {
+	switch n {
+	case 0:
+		return "the workbook has no shared strings (no xl/sharedStrings.xml, or an empty one)"
+	case 1:
+		return "the shared string table holds 1 string (index 0)"
+	}
+	return fmt.Sprintf("the shared string table holds %d strings (indexes 0–%d)", n, n-1)
+}
+
+// display is a formula as Excel's formula bar shows it: without the
+// storage prefixes.
+func display(f string) string {
+	for _, p := range []string{"_xlfn._xlws.", "_xlfn.", "_xlpm."} {
+		f = strings.ReplaceAll(f, p, "")
+	}
+	return f
 }
 
 // checkTextLen reports cell text over Excel's 32,767 characters.
