@@ -386,6 +386,14 @@ func (v *validator) image(path string, im *Image, xlsx bool) {
 	} else if im.Cell != "" {
 		v.fail(path+".cell", "cell anchors apply to xlsx images only")
 	}
+	if im.Src != "" {
+		// Builtin images are the project's own; painting them here would
+		// only cost time.
+		if err := checkBuiltin(im.Src); err != nil {
+			v.fail(path, "%v", err)
+		}
+		return
+	}
 	pic, err := loadImage(im)
 	if err != nil {
 		v.fail(path, "%v", err)

@@ -57,15 +57,43 @@ func BuiltinImages() []string {
 	return names
 }
 
+// imageCache holds the builtin images painted during one synthesis, so
+// that a picture used on every page is encoded once.
+type imageCache map[string]picture
+
+// load resolves an Image, painting each builtin image once.
+func (c imageCache) load(im *Image) (picture, error) {
+	if im.Src == "" {
+		return loadImage(im)
+	}
+	if p, ok := c[im.Src]; ok {
+		return p, nil
+	}
+	p, err := loadImage(im)
+	if err == nil {
+		c[im.Src] = p
+	}
+	return p, err
+}
+
+// checkBuiltin reports an error for a src that names no builtin image.
+func checkBuiltin(src string) error {
+	name, ok := strings.CutPrefix(src, "builtin:")
+	if !ok || builtinPainters()[name] == nil {
+		return fmt.Errorf("src %q: only builtin images are allowed (%s), never a path or URL", src, "builtin:"+strings.Join(BuiltinImages(), ", builtin:"))
+	}
+	return nil
+}
+
 // loadImage resolves an Image to PNG bytes and checks them.
 func loadImage(im *Image) (picture, error) {
 	var data []byte
 	if im.Src != "" {
-		name, ok := strings.CutPrefix(im.Src, "builtin:")
-		paint := builtinPainters()[name]
-		if !ok || paint == nil {
-			return picture{}, fmt.Errorf("src %q: only builtin images are allowed (%s), never a path or URL", im.Src, "builtin:"+strings.Join(BuiltinImages(), ", builtin:"))
+		if err := checkBuiltin(im.Src); err != nil {
+			return picture{}, err
 		}
+		name := strings.TrimPrefix(im.Src, "builtin:")
+		paint := builtinPainters()[name]
 		var b bytes.Buffer
 		if err := png.Encode(&b, paint()); err != nil {
 			return picture{}, fmt.Errorf("builtin image %s: %w", name, err)

@@ -39,6 +39,7 @@ type docxWriter struct {
 	numbers []docxNum           // w:num instances
 	bullets int                 // numId of the shared bullet list, 0 until used
 	err     error               // the first image that failed to load
+	images  imageCache
 }
 
 type docxNum struct{ id, abstract int }
@@ -52,7 +53,7 @@ type docxPart struct {
 
 func writeDocx(s *Spec) ([]byte, error) {
 	d := s.Docx
-	w := &docxWriter{d: d, media: map[[32]byte]string{}}
+	w := &docxWriter{d: d, media: map[[32]byte]string{}, images: imageCache{}}
 	pageW, pageH := 11906, 16838
 	margin := 1440
 	if d.Page != nil {
@@ -467,7 +468,7 @@ func colWeight(t *Table, i int) float64 {
 // imageParagraph writes an inline picture (§20.4.2.8 inline) in its own
 // paragraph, scaled down to the available width.
 func (w *docxWriter) imageParagraph(b *xb, p *docxPart, im *Image, width int) {
-	pic, err := loadImage(im)
+	pic, err := w.images.load(im)
 	if err != nil {
 		if w.err == nil {
 			w.err = err

@@ -102,6 +102,7 @@ func writePptx(s *Spec) ([]byte, error) {
 	}
 
 	media := map[[32]byte]string{}
+	images := imageCache{}
 	var mediaParts []zipPart
 	for i := range p.Slides {
 		sl := &p.Slides[i]
@@ -116,7 +117,7 @@ func writePptx(s *Spec) ([]byte, error) {
 		var pic picture
 		if sl.Image != nil {
 			var err error
-			pic, err = loadImage(sl.Image)
+			pic, err = images.load(sl.Image)
 			if err != nil {
 				return nil, fmt.Errorf("corpus: pptx slide %d: %w", n, err)
 			}

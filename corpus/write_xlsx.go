@@ -30,6 +30,7 @@ func writeXlsx(s *Spec) ([]byte, error) {
 		return nil, fmt.Errorf("corpus: xlsx properties: %w", err)
 	}
 	styles := map[string]int{}
+	images := imageCache{}
 	var spills []spillCell
 	for i := range s.Xlsx.Sheets {
 		sh := &s.Xlsx.Sheets[i]
@@ -40,7 +41,7 @@ func writeXlsx(s *Spec) ([]byte, error) {
 		} else if _, err := f.NewSheet(sh.Name); err != nil {
 			return nil, fmt.Errorf("corpus: sheet %q: %w", sh.Name, err)
 		}
-		sp, err := writeSheet(f, sh, styles)
+		sp, err := writeSheet(f, sh, styles, images)
 		if err != nil {
 			return nil, fmt.Errorf("corpus: sheet %q: %w", sh.Name, err)
 		}
@@ -90,7 +91,7 @@ func cellStyle(f *excelize.File, c *XCell, styles map[string]int) (int, error) {
 	return id, nil
 }
 
-func writeSheet(f *excelize.File, sh *Sheet, styles map[string]int) ([]spillCell, error) {
+func writeSheet(f *excelize.File, sh *Sheet, styles map[string]int, images imageCache) ([]spillCell, error) {
 	name := sh.Name
 	var spills []spillCell
 	for ri, row := range sh.Rows {
@@ -192,7 +193,7 @@ func writeSheet(f *excelize.File, sh *Sheet, styles map[string]int) ([]spillCell
 	}
 	for i := range sh.Images {
 		im := &sh.Images[i]
-		pic, err := loadImage(im)
+		pic, err := images.load(im)
 		if err != nil {
 			return nil, err
 		}
@@ -266,6 +267,11 @@ func repackXlsx(in []byte, spills []spillCell) ([]byte, error) {
 			return nil, err
 		}
 	}
+	ct, err := canonicalContentTypes(parts)
+	if err != nil {
+		return nil, err
+	}
+	parts["[Content_Types].xml"] = ct
 	names := make([]string, 0, len(parts))
 	for n := range parts {
 		names = append(names, n)
@@ -409,4 +415,56 @@ func xlsxSheetParts(read func(string) ([]byte, error)) ([]string, error) {
 		out = append(out, t)
 	}
 	return out, nil
+}
+
+// canonicalContentTypes rewrites [Content_Types].xml in a fixed order:
+// excelize emits its image Defaults in map order, and declares a Default
+// for every image format it knows (including "image/svg", which is not a
+// registered type). Only Defaults for extensions present in the package
+// are kept (plus rels and xml), sorted, then the Overrides sorted by part.
+func canonicalContentTypes(parts map[string][]byte) ([]byte, error) {
+	doc := etree.NewDocument()
+	if err := doc.ReadFromBytes(parts["[Content_Types].xml"]); err != nil {
+		return nil, fmt.Errorf("corpus: excelize [Content_Types].xml: %w", err)
+	}
+	root := doc.Root()
+	used := map[string]bool{"rels": true, "xml": true}
+	for n := range parts {
+		if i := strings.LastIndexByte(n, '.'); i >= 0 {
+			used[strings.ToLower(n[i+1:])] = true
+		}
+	}
+	var defs, overs []*etree.Element
+	for _, el := range root.ChildElements() {
+		root.RemoveChild(el)
+		switch el.Tag {
+		case "Default":
+			if used[strings.ToLower(el.SelectAttrValue("Extension", ""))] {
+				defs = append(defs, el)
+			}
+		case "Override":
+			overs = append(overs, el)
+		}
+	}
+	sort.SliceStable(defs, func(i, j int) bool {
+		return defaultRank(defs[i].SelectAttrValue("Extension", "")) < defaultRank(defs[j].SelectAttrValue("Extension", ""))
+	})
+	sort.SliceStable(overs, func(i, j int) bool {
+		return overs[i].SelectAttrValue("PartName", "") < overs[j].SelectAttrValue("PartName", "")
+	})
+	for _, el := range append(defs, overs...) {
+		root.AddChild(el)
+	}
+	return doc.WriteToBytes()
+}
+
+// defaultRank orders Defaults: rels, xml, then by extension.
+func defaultRank(ext string) string {
+	switch strings.ToLower(ext) {
+	case "rels":
+		return "0"
+	case "xml":
+		return "1"
+	}
+	return "2" + strings.ToLower(ext)
 }
