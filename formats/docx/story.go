@@ -477,6 +477,13 @@ func (h *storyHandler) End(e *formats.Element) {
 		text := excerpt(f.excerpt)
 		h.flushPending(f, fmt.Sprintf("%q", text))
 		h.lastPara = text
+		// Separate paragraphs in the excerpts of the enclosing cells and tables.
+		for i := n - 1; i >= 0; i-- {
+			if o := &h.stack[i]; (o.kind == kP || o.kind == kTbl || o.kind == kTc) && len(o.excerpt) > 0 &&
+				len(o.excerpt) < excerptCap && o.excerpt[len(o.excerpt)-1] != ' ' {
+				o.excerpt = append(o.excerpt, ' ')
+			}
+		}
 	case kTbl:
 		h.endTable(e, f)
 	case kTr:
