@@ -1,0 +1,129 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/editaudit/editaudit/corpus"
+	"github.com/urfave/cli/v2"
+)
+
+// runCorpus runs the corpus commands the way main will mount them (under a
+// "corpus" parent) and returns the exit code Run would give.
+func runCorpus(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	app := newApp(&out, &errb)
+	app.Commands = append(app.Commands, &cli.Command{Name: "corpus", Subcommands: []*cli.Command{corpusSynthCommand(), corpusMutateCommand()}})
+	err := app.RunContext(context.Background(), append([]string{"editaudit", "corpus"}, args...))
+	var ee *exitError
+	switch {
+	case err == nil:
+		code = exitOK
+	case errors.As(err, &ee):
+		code = ee.code
+		if ee.err != nil {
+			errb.WriteString(ee.err.Error())
+		}
+	default:
+		code = exitUsage
+		errb.WriteString(err.Error())
+	}
+	return code, out.String(), errb.String()
+}
+
+func TestCorpusSynthAndMutate(t *testing.T) {
+	dir := t.TempDir()
+	spec := filepath.Join("..", "..", "examples", "specs", "contract.json")
+	out := filepath.Join(dir, "contract.docx")
+	if code, _, errs := runCorpus(t, "synth", spec, out); code != exitOK {
+		t.Fatalf("synth: exit %d: %s", code, errs)
+	}
+	first, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Deterministic through the CLI as well, and no temp file left behind.
+	if code, _, errs := runCorpus(t, "synth", spec, out); code != exitOK {
+		t.Fatalf("synth again: exit %d: %s", code, errs)
+	}
+	second, _ := os.ReadFile(out)
+	if !bytes.Equal(first, second) {
+		t.Error("two syntheses differ")
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("%d entries in the output folder, want 1", len(ents))
+	}
+
+	wiped := filepath.Join(dir, "wiped.docx")
+	code, stdout, errs := runCorpus(t, "mutate", "--json", "docx.nested-tables-wiped", out, wiped)
+	if code != exitOK {
+		t.Fatalf("mutate: exit %d: %s", code, errs)
+	}
+	var mj mutateJSON
+	if err := json.Unmarshal([]byte(stdout), &mj); err != nil {
+		t.Fatalf("mutate --json: %v\n%s", err, stdout)
+	}
+	if mj.Expect.Blocked || strings.Join(mj.Expect.Shrinks, ",") != "tables,rows,cells,paragraphs" || mj.SHA256 == "" {
+		t.Errorf("unexpected mutate output %+v", mj)
+	}
+	after, _ := os.ReadFile(out)
+	if !bytes.Equal(after, first) {
+		t.Error("mutate changed its input")
+	}
+	if _, err := os.Stat(wiped); err != nil {
+		t.Error(err)
+	}
+
+	// Usage errors: wrong arity, unknown kind, inapplicable kind, OUT = IN,
+	// an invalid spec.
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(bad, []byte(`{"format":"docx","docx":{"body":[{"paragraf":{}}]}}`), 0o644)
+	for _, args := range [][]string{
+		{"synth", spec},
+		{"synth", bad, filepath.Join(dir, "x.docx")},
+		{"mutate", "no.such", out, filepath.Join(dir, "y.docx")},
+		{"mutate", "pptx.slide-deleted", out, filepath.Join(dir, "y.docx")},
+		{"mutate", "zip.repacked", out, out},
+		{"mutate", "--list", "extra"},
+	} {
+		code, _, errs := runCorpus(t, args...)
+		if code != exitUsage {
+			t.Errorf("%v: exit %d, want %d (%s)", args, code, exitUsage, errs)
+		}
+		if args[1] == bad && !strings.Contains(errs, "$.docx.body[0].paragraf") {
+			t.Errorf("spec error does not name the path: %s", errs)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "y.docx")); err == nil {
+		t.Error("a failed mutate wrote OUT")
+	}
+}
+
+func TestCorpusMutateList(t *testing.T) {
+	code, stdout, errs := runCorpus(t, "mutate", "--list")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	ms := corpus.Mutations()
+	if len(lines) != len(ms) {
+		t.Fatalf("%d lines for %d kinds", len(lines), len(ms))
+	}
+	for i, m := range ms {
+		if !strings.HasPrefix(lines[i], m.Kind+" ") || !strings.HasSuffix(lines[i], m.Expect.String()) {
+			t.Errorf("line %q does not list %s with %q", lines[i], m.Kind, m.Expect)
+		}
+	}
+	code, stdout, _ = runCorpus(t, "mutate", "--list", "--json")
+	var list []corpus.Mutation
+	if code != exitOK || json.Unmarshal([]byte(stdout), &list) != nil || len(list) != len(ms) {
+		t.Errorf("--list --json: exit %d, %d kinds", code, len(list))
+	}
+}
