@@ -320,7 +320,7 @@ func TestCountsNested(t *testing.T) {
 	check("body", want)
 	check("body table 1", formats.Counts{"tables": 1, "rows": 1, "cells": 1, "paragraphs": 1, "nested_tables": 0})
 	check("body table 2", formats.Counts{"tables": 3, "rows": 4, "cells": 6, "paragraphs": 7, "nested_tables": 2})
-	check("body table 2, row 2, cell 2", formats.Counts{"tables": 2, "rows": 2, "cells": 2, "paragraphs": 4})
+	check("body table 2, row 2, cell 2", formats.Counts{"tables": 2, "nested_tables": 2, "rows": 2, "cells": 2, "paragraphs": 4})
 	if len(rep.Sites) != 4 {
 		t.Errorf("%d sites, want 4 (body, two tables, one cell): %v", len(rep.Sites), rep.Sites)
 	}

@@ -555,7 +555,8 @@ func (h *storyHandler) endEmptyRow(e *formats.Element, n int) {
 }
 
 // endCell checks the cell's final block and records the site of a cell
-// holding nested tables.
+// holding nested tables (tables and nested_tables both count the tables
+// inside the cell, at any depth).
 //
 // dotnet/Open-XML-SDK#592: a cell must end with a paragraph — Word says
 // "Ambiguous cell mapping encountered. Possible missing paragraph element.
@@ -589,7 +590,7 @@ func (h *storyHandler) endCell(e *formats.Element, n int) {
 	}
 	if t := h.c.tables - f.snap.tables; t > 0 {
 		h.cellSites = append(h.cellSites, formats.Site{Part: h.part, Where: h.where(n), Counts: formats.Counts{
-			MetricTables: t, MetricRows: h.c.rows - f.snap.rows, MetricCells: h.c.cells - f.snap.cells,
+			MetricTables: t, MetricNestedTables: t, MetricRows: h.c.rows - f.snap.rows, MetricCells: h.c.cells - f.snap.cells,
 			MetricParagraphs: h.c.paragraphs - f.snap.paragraphs}})
 	}
 }
