@@ -109,7 +109,7 @@ func AlignWith(before, after []PageSig, o AlignOptions) []Pair {
 	m := myers{a: key(before), b: key(after)}
 	m.lcs(0, len(before), 0, len(after))
 
-	g := gapScorer{before: before, after: after, o: o}
+	g := newGapScorer(before, after, o)
 	// Walk anchors and the gaps between them, in order.
 	var seq []Pair
 	pb, pa := 0, 0
@@ -133,35 +133,31 @@ func AlignWith(before, after []PageSig, o AlignOptions) []Pair {
 type gapScorer struct {
 	before, after []PageSig
 	o             AlignOptions
-	lb, la        map[int][]uint64 // sorted lines outside the bands, by page index
+	lb, la        [][]uint64 // sorted lines outside the bands, per page
+}
+
+func newGapScorer(before, after []PageSig, o AlignOptions) *gapScorer {
+	g := &gapScorer{before: before, after: after, o: o}
+	g.lb = make([][]uint64, len(before))
+	for i, s := range before {
+		g.lb[i] = sortedLines(s.bandLines(o.Bands))
+	}
+	g.la = make([][]uint64, len(after))
+	for i, s := range after {
+		g.la[i] = sortedLines(s.bandLines(o.Bands))
+	}
+	return g
 }
 
 // maxGapDist is the distance up to which gapScorer.dist pairs pages.
 const maxGapDist = 50
-
-// lines returns the sorted lines of page i outside the bands, cached.
-func (g *gapScorer) lines(after bool, i int) []uint64 {
-	m, s := &g.lb, g.before
-	if after {
-		m, s = &g.la, g.after
-	}
-	if *m == nil {
-		*m = map[int][]uint64{}
-	}
-	l, ok := (*m)[i]
-	if !ok {
-		l = sortedLines(s[i].bandLines(g.o.Bands))
-		(*m)[i] = l
-	}
-	return l
-}
 
 // dist is the distance (0..100; pairable up to maxGapDist) between before
 // page i and after page j: 100 minus the percentage of lines they share
 // for pages of text, the perceptual-hash distance scaled so that
 // MaxPHashDistance maps to maxGapDist otherwise.
 func (g *gapScorer) dist(i, j int) int {
-	lb, la := g.lines(false, i), g.lines(true, j)
+	lb, la := g.lb[i], g.la[j]
 	if len(lb) >= minLinesForText && len(la) >= minLinesForText {
 		shared := 100 * commonLines(lb, la) / max(len(lb), len(la))
 		return min(100, maxGapDist+g.o.MinShared-shared)
@@ -209,6 +205,12 @@ func (g *gapScorer) align(b0, b1, a0, a1 int) []Pair {
 // bytes); larger gaps are paired greedily.
 const gapMatchCells = 1 << 22
 
+// gapBand is how far (in pages) from the gap's diagonal, beyond the
+// difference of its sides, gapMatches looks for a partner: a page of a
+// long gap is compared with the pages around its position, not with all
+// of them (a 290-page reflow costs 290·(2·24+1) comparisons, not 290²).
+const gapBand = 24
+
 // gapMatches pairs p before pages with q after pages in order: the most
 // pairs at a distance ≤ maxGapDist, and among those the smallest total
 // distance. Returns index pairs, ascending.
@@ -234,11 +236,17 @@ func gapMatches(p, q int, dist func(i, j int) int) [][2]int {
 	}
 	// score = pairs·weight − total distance; weight exceeds any total.
 	weight := int64(101*min(p, q) + 1)
+	band := gapBand + abs(p-q)
 	w := q + 1
 	s := make([]int64, (p+1)*w)
 	for i := 1; i <= p; i++ {
+		diag := (i - 1) * q / p
 		for j := 1; j <= q; j++ {
 			best := max(s[(i-1)*w+j], s[i*w+j-1])
+			if abs(j-1-diag) > band {
+				s[i*w+j] = best
+				continue
+			}
 			if d := dist(i-1, j-1); d <= maxGapDist {
 				best = max(best, s[(i-1)*w+j-1]+weight-int64(d))
 			}

@@ -261,7 +261,7 @@ func (c *comparison) hotTiles() (hot []bool, peak int) {
 		for tx := 0; tx < c.tw; tx++ {
 			// Windows whose top-left lies in tile (tx, ty) overlap tiles
 			// tx..tx+1 × ty..ty+1 only.
-			if c.blockEmpty(tx, ty) {
+			if c.blockDone(hot, tx, ty, peak) {
 				continue
 			}
 			xs, ys := tx*win, ty*win
@@ -283,15 +283,21 @@ func (c *comparison) hotTiles() (hot []bool, peak int) {
 	return hot, peak
 }
 
-func (c *comparison) blockEmpty(tx, ty int) bool {
+// blockDone reports that no window with its top-left in tile (tx, ty) can
+// change the outcome: the 2×2 tiles those windows overlap hold no more
+// changed pixels than the peak found so far (no window there can raise it),
+// and either fewer than MinChanged or all of them are already hot (no
+// window there can mark a new tile).
+func (c *comparison) blockDone(hot []bool, tx, ty, peak int) bool {
+	sum, allHot := 0, true
 	for dy := 0; dy < 2 && ty+dy < c.th; dy++ {
 		for dx := 0; dx < 2 && tx+dx < c.tw; dx++ {
-			if c.counts[(ty+dy)*c.tw+tx+dx] > 0 {
-				return false
-			}
+			t := (ty+dy)*c.tw + tx + dx
+			sum += int(c.counts[t])
+			allHot = allHot && (c.counts[t] == 0 || hot[t])
 		}
 	}
-	return true
+	return sum <= peak && (sum < c.o.MinChanged || allHot)
 }
 
 func (c *comparison) markOverlapped(hot []bool, x, y, ww, wh int) {

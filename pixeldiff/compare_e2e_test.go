@@ -207,6 +207,13 @@ func fodt(paras []para, header bool) string {
   <style:paragraph-properties fo:margin-top="0.4cm" fo:margin-bottom="0.3cm" fo:break-before="page"/>
   <style:text-properties fo:font-size="16pt" fo:font-weight="bold"/>
  </style:style>
+ <style:style style:name="RULE" style:family="paragraph" style:parent-style-name="Standard">
+  <style:paragraph-properties fo:padding="0.1cm" fo:border-bottom="1.5pt solid #000000" fo:margin-bottom="0.3cm"/>
+ </style:style>
+ <style:style style:name="ODD" style:family="paragraph" style:parent-style-name="Standard">
+  <style:paragraph-properties fo:margin-top="0.13cm" fo:margin-bottom="0.37cm"/>
+  <style:text-properties fo:font-size="10.3pt"/>
+ </style:style>
  <style:page-layout style:name="pm1">
   <style:page-layout-properties fo:page-width="21cm" fo:page-height="29.7cm"
    fo:margin-top="1.2cm" fo:margin-bottom="1.2cm" fo:margin-left="2cm" fo:margin-right="2cm"/>
@@ -347,6 +354,11 @@ func e2eDocs(t *testing.T) []e2eDoc {
 		{"report", "fodt", fodt(rep, true)},
 		{"report-break-top", "fodt", fodt(withBreakAtTop(rep), true)},
 		{"report-insert", "fodt", fodt(insertPara(rep, 9, para{"P", prose(rand.New(rand.NewSource(99)), 5)}), true)},
+		// A paragraph of another size and spacing: the content below moves
+		// by a fraction of a pixel.
+		{"report-insert-odd", "fodt", fodt(insertPara(rep, 9, para{"ODD", prose(rand.New(rand.NewSource(98)), 3)}), true)},
+		// A rule (an empty paragraph with a bottom border): no text.
+		{"report-rule", "fodt", fodt(insertPara(rep, 9, para{"RULE", ""}), true)},
 		{"deck", "fodp", fodp(slides)},
 		{"deck-minus-2", "fodp", fodp(append(append([][2]string(nil), slides[:1]...), slides[2:]...))},
 	}
@@ -447,7 +459,60 @@ func TestEndToEnd(t *testing.T) {
 		}
 		check(t, "report", "report-break-top", summary{inserted: []string{"1"}, margins: margins})
 	})
+	t.Run("reflow", func(t *testing.T) {
+		testReflowE2E(t, docs)
+	})
 	t.Run("slide removed", func(t *testing.T) {
 		check(t, "deck", "deck-minus-2", summary{deleted: []string{"2"}, margins: []string{}})
 	})
+}
+
+// testReflowE2E checks DetectReflow on real renderings and measures the
+// text-layer alternative next to it (logged; see reflow.go for the
+// decision).
+func testReflowE2E(t *testing.T, docs map[string]rendered) {
+	before := docs["report"]
+	bands := DetectBands(before.pages)
+	bs := sign(before.pages)
+	start := time.Now()
+	bText := pdfTextPages(t, before.pdf)
+	textTime := time.Since(start)
+	for _, tc := range []struct {
+		edited string
+		reflow bool // the edit moves everything below it
+	}{
+		{"report-insert", true},
+		{"report-insert-odd", true},
+		{"report-rule", true},
+		{"report-break-top", false}, // a new page, nothing reflows
+	} {
+		after := docs[tc.edited]
+		as := sign(after.pages)
+		pairs := Align(bs, as, bands)
+		start := time.Now()
+		got := DetectReflow(bs, as, pairs, bands)
+		pixTime := time.Since(start)
+		start = time.Now()
+		aText := pdfTextPages(t, after.pdf)
+		viaText := textReflow(bText, aText, pairs)
+		tt := textTime + time.Since(start)
+		// The change is on the first page that differs; everything after
+		// it moves, to the last page.
+		first := 0
+		for _, p := range pairs {
+			if p.Label != LabelSame && !p.MarginsOnly {
+				first = p.After
+				break
+			}
+		}
+		var want []Reflow
+		if tc.reflow {
+			want = []Reflow{{From: first, To: len(after.pages), Cause: first}}
+		}
+		t.Logf("%s: pairs %s; pixel lines %v in %v; text layer %v in %v",
+			tc.edited, fmtPairs(pairs), got, pixTime.Round(time.Microsecond), viaText, tt.Round(time.Millisecond))
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s: reflow %v, want %v", tc.edited, got, want)
+		}
+	}
 }

@@ -66,7 +66,13 @@ func drawLines(r *Raster, rng *rand.Rand, y0, y1 int) {
 // anti-aliased rims. Like real text, it inks a small share of its box, so
 // two different lines overlap little.
 func drawWord(r *Raster, x, y, wl int) {
-	rng := rand.New(rand.NewSource(int64(x)*7919 + int64(y)*104729 + int64(wl)))
+	drawWordSeed(r, x, y, wl, int64(x)*7919+int64(y)*104729+int64(wl))
+}
+
+// drawWordSeed is drawWord with the glyphs chosen by seed alone, so that
+// the same word drawn elsewhere has the same pixels.
+func drawWordSeed(r *Raster, x, y, wl int, seed int64) {
+	rng := rand.New(rand.NewSource(seed))
 	for gx := x; gx+4 <= x+wl; gx += 6 {
 		top := y + 2*rng.Intn(2) // ascender or x-height
 		sx := gx + rng.Intn(4)

@@ -1,0 +1,108 @@
+package pixeldiff
+
+import (
+	"fmt"
+	"testing"
+)
+
+// Benchmarks of the page comparison, quoted in BENCHMARKS.md ("Page
+// comparison"). Pages are A4 at 100 dpi (827×1169, 2.9 MB of RGB).
+
+// BenchmarkCompare compares two pages. SetBytes counts both pages' pixels,
+// since both are read: MB/s is the memory throughput.
+func BenchmarkCompare(b *testing.B) {
+	base := synthPage(a4W, a4H, 1, 3)
+	word := clone(base)
+	fillRect(word, 300, 600, 360, 640, 0xff)
+	drawWord(word, 310, 610, 30)
+	for _, tc := range []struct {
+		name  string
+		other *Raster
+		same  bool
+	}{
+		{"identical", clone(base), true},
+		{"one-word", word, false},
+		{"page-number", synthPage(a4W, a4H, 1, 4), false},
+		{"all-lines-differ", synthPage(a4W, a4H, 2, 3), false},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(base.Pix) + len(tc.other.Pix)))
+			for b.Loop() {
+				if d := Compare(base, tc.other, CompareOptions{Bands: synthBands}); d.Same != tc.same {
+					b.Fatalf("Same = %v", d.Same)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkSignature signs one A4 page.
+func BenchmarkSignature(b *testing.B) {
+	p := synthPage(a4W, a4H, 1, 3)
+	b.SetBytes(int64(len(p.Pix)))
+	for b.Loop() {
+		Signature(p)
+	}
+}
+
+// BenchmarkDetectBands feeds ten A4 pages to a BandDetector.
+func BenchmarkDetectBands(b *testing.B) {
+	var ps []*Raster
+	for i := 1; i <= 10; i++ {
+		ps = append(ps, synthPage(a4W, a4H, int64(i), i))
+	}
+	for b.Loop() {
+		DetectBands(ps)
+	}
+}
+
+// alignDocs builds two 300-page documents of flowing text (28 lines a page,
+// running header and footer with the page number) for the alignment
+// benchmark: the original, and an edit of the given kind.
+func alignDocs(b *testing.B, kind string) (before, after []PageSig, bands Bands) {
+	const pages, per = 300, 28
+	orig := seq(1, pages*per+1)
+	var edited []int64
+	switch kind {
+	case "page-inserted":
+		// A page of new text at page 10, renumbering every later page,
+		// and one line changed on (old) page 150.
+		edited = cat(seq(1, 9*per+1), seq(100000, 100000+per), seq(9*per+1, 149*per+5), []int64{200000}, seq(149*per+6, pages*per+1))
+	case "reflow":
+		// Four lines inserted on page 10: every later page reflows.
+		edited = cat(seq(1, 9*per+10), seq(100000, 100004), seq(9*per+10, pages*per+1))
+	default:
+		b.Fatalf("unknown kind %q", kind)
+	}
+	bp, ap := flowDoc(orig, per), flowDoc(edited, per)
+	bands = DetectBands(bp)
+	return sign(bp), sign(ap), bands
+}
+
+// BenchmarkAlign300 aligns two 300-page documents.
+func BenchmarkAlign300(b *testing.B) {
+	for _, kind := range []string{"page-inserted", "reflow"} {
+		before, after, bands := alignDocs(b, kind)
+		b.Run(kind, func(b *testing.B) {
+			var pairs []Pair
+			for b.Loop() {
+				pairs = Align(before, after, bands)
+			}
+			changed := 0
+			for _, p := range pairs {
+				if p.Label != LabelSame {
+					changed++
+				}
+			}
+			b.ReportMetric(float64(changed), "non-same-pairs")
+		})
+		b.Run(kind+"/reflow-detection", func(b *testing.B) {
+			pairs := Align(before, after, bands)
+			var r []Reflow
+			for b.Loop() {
+				r = DetectReflow(before, after, pairs, bands)
+			}
+			b.Logf("%s: %v", kind, fmt.Sprint(r))
+		})
+	}
+}
