@@ -1,0 +1,11 @@
+package audit_test
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+)
+
+func formatsSHA(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
