@@ -61,10 +61,10 @@ const (
 	MetricNestedTables = "nested_tables"
 )
 
-// StoryTypes are the relationship types (last segment) of the main part
+// storyTypes are the relationship types (last segment) of the main part
 // whose targets are scanned and counted besides the main part, in this
 // order.
-var StoryTypes = []string{"header", "footer", "footnotes", "endnotes", "comments"}
+var storyTypes = []string{"header", "footer", "footnotes", "endnotes", "comments"}
 
 // Inspect validates and counts the Word package p into rep. The error is
 // only for cancellation; every defect is a finding.
@@ -107,7 +107,7 @@ func Inspect(ctx context.Context, p *formats.Package, rep *formats.Report) error
 func storyParts(p *formats.Package, rels *formats.Rels) []string {
 	out := []string{p.MainPart}
 	seen := map[string]bool{strings.ToLower(p.MainPart): true}
-	for _, typ := range StoryTypes {
+	for _, typ := range storyTypes {
 		var group []string
 		for _, r := range rels.ByType(typ) {
 			if r.External || r.Resolved == "" {
