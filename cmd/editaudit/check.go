@@ -1,15 +1,21 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/editaudit/editaudit/audit"
 	"github.com/editaudit/editaudit/formats"
 	"github.com/editaudit/editaudit/formats/inspect"
+	"github.com/editaudit/editaudit/pixeldiff"
+	"github.com/editaudit/editaudit/reports"
 )
 
 // checkJSON is one file's object of `check --format json` (DESIGN.md:
@@ -42,7 +48,10 @@ Examples:
    editaudit check contract.docx
    editaudit check --format json *.xlsx | jq '.[] | select(.fatal)'`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output: text or json"},
+			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output: text, json, model (content blocks with the first pages as images) or html"},
+			renderFlag(),
+			&cli.IntFlag{Name: "show", Value: 3, Usage: "pages attached as images by --format model and html"},
+			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "with --format html: write OUT/check.html instead of printing it"},
 			&cli.BoolFlag{Name: "parts", Usage: "include the per-part structure breakdown (json) or print it (text)"},
 		},
 		Action: runCheck,
@@ -55,9 +64,15 @@ func runCheck(c *cli.Context) error {
 	}
 	format := c.String("format")
 	switch format {
-	case "text", "json":
+	case "text", "json", "model", "html":
 	default:
-		return usageErr("--format %q: use text or json", format)
+		return usageErr("--format %q: use text, json, model or html", format)
+	}
+	if err := checkRenderMode(c.String("render")); err != nil {
+		return err
+	}
+	if (format == "model" || format == "html") && c.NArg() != 1 {
+		return usageErr("--format %s takes exactly one FILE", format)
 	}
 	var out []checkJSON
 	anyFatal := false
@@ -79,6 +94,9 @@ func runCheck(c *cli.Context) error {
 	}
 	w := c.App.Writer
 	var err error
+	if format == "model" || format == "html" {
+		return checkWithPages(c, format, out[0])
+	}
 	if format == "json" {
 		err = writeCheckJSON(w, out)
 	} else {
@@ -155,4 +173,74 @@ func sortedKeys(m map[string]formats.Counts) []string {
 	}
 	sortStrings(ks)
 	return ks
+}
+
+// checkWithPages renders the first --show pages of a new file (check
+// renders only for the formats that show pages, DESIGN.md) and writes the
+// model content blocks or the HTML page.
+func checkWithPages(c *cli.Context, format string, j checkJSON) error {
+	rep, err := inspect.File(c.Context, j.Path, inspect.Options{})
+	if err != nil {
+		return toolErr(err)
+	}
+	var pages []reports.CheckPage
+	mode := c.String("render")
+	if mode != audit.RenderOff && rep.Format != formats.HWPX && rep.Format != formats.Unknown {
+		r, closeR, err := audit.StartRenderer(c.Context, audit.Options{Render: mode})
+		if err != nil {
+			return toolErr(err)
+		}
+		defer closeR()
+		if r != nil {
+			pages, err = firstPages(c, r, j.Path, c.Int("show"))
+			if err != nil && mode == audit.RenderOn {
+				return toolErr(err)
+			}
+			if err != nil {
+				fmt.Fprintf(c.App.ErrWriter, "editaudit: pages not attached: %v\n", err)
+			}
+		}
+	}
+	write := func(w io.Writer) error {
+		if format == "model" {
+			return reports.WriteCheckModel(w, rep, pages)
+		}
+		return reports.WriteCheckHTML(w, rep, pages)
+	}
+	if out := c.String("out"); out != "" && format == "html" {
+		if err := os.MkdirAll(out, 0o755); err != nil {
+			return toolErr(err)
+		}
+		p := filepath.Join(out, "check.html")
+		if err := writeFileAtomic(p, write); err != nil {
+			return toolErr(err)
+		}
+		fmt.Fprintln(c.App.Writer, p)
+	} else if err := write(c.App.Writer); err != nil {
+		return toolErr(err)
+	}
+	if rep.Fatal() {
+		return blocked
+	}
+	return nil
+}
+
+// firstPages renders a document and keeps its first n pages as JPEGs.
+func firstPages(c *cli.Context, r *pixeldiff.Renderer, path string, n int) ([]reports.CheckPage, error) {
+	var pages []reports.CheckPage
+	total, err := r.Render(c.Context, path, func(page int, ra *pixeldiff.Raster, _, _ float64) error {
+		if page > n {
+			return nil
+		}
+		var buf bytes.Buffer
+		if err := pixeldiff.EncodeJPEG(&buf, pixeldiff.Fit(ra, 0), 85); err != nil {
+			return err
+		}
+		pages = append(pages, reports.CheckPage{Page: page, JPEG: buf.Bytes()})
+		return nil
+	})
+	for i := range pages {
+		pages[i].Total = total
+	}
+	return pages, err
 }
