@@ -2,6 +2,7 @@ package xlsx_test
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -161,3 +162,21 @@ func FuzzSheet(f *testing.F) {
 		}
 	})
 }
+
+// TestFindingCap: one code in one part is listed at most
+// Limits.MaxFindingsPerCode times, then one info says the rest are cut.
+func TestFindingCap(t *testing.T) {
+	var r strings.Builder
+	for i := 1; i <= 80; i++ {
+		r.WriteString(`<row r="` + itoa(i) + `"><c r="A` + itoa(i) + `"><v>x</v></c></row>`)
+	}
+	rep := run(t, book{sheets: one(rows(r.String()))})
+	if n := len(withCode(rep.Findings, xlsx.CodeNumericText)); n != 50 {
+		t.Errorf("%d numeric-text findings, want 50", n)
+	}
+	if cut := withCode(rep.Findings, xlsx.CodeTooMany); len(cut) != 1 || cut[0].Grade != formats.Info {
+		t.Errorf("cap finding: %v", cut)
+	}
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }

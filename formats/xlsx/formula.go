@@ -66,9 +66,19 @@ func analyze(f string, names map[string]bool) analysis {
 	// Pass 1: the call structure. LET(name1, value1, …, calculation) binds
 	// its odd arguments but the last; LAMBDA(param1, …, calculation) binds
 	// all but the last.
-	bound := map[string]bool{}
-	bindTok := map[int]bool{}
-	closeOf := map[int]int{}
+	// first and last are the first and last non-space tokens; firstClose
+	// the ")" closing a call that starts at first.
+	first, last, firstClose := -1, -1, -1
+	for i, t := range toks {
+		if t.Kind != tokSpace {
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	var bound map[string]bool // names bound by LET/LAMBDA (nil: none)
+	var bindTok map[int]bool  // token indices of the bindings
 	var stack []*frame
 	for i, t := range toks {
 		switch t.Kind {
@@ -89,7 +99,9 @@ func analyze(f string, names map[string]bool) analysis {
 			if n := len(stack); n > 0 {
 				fr := stack[n-1]
 				stack = stack[:n-1]
-				closeOf[fr.at] = i
+				if fr.at == first {
+					firstClose = i
+				}
 				last := len(fr.args) - 1
 				for ai, arg := range fr.args {
 					if ai == last || len(arg) != 1 || toks[arg[0]].Kind != tokWord {
@@ -102,6 +114,9 @@ func analyze(f string, names map[string]bool) analysis {
 							base = strings.ToUpper(w)
 							a.badBind = appendOnce(a.badBind, w)
 							edits = append(edits, edit{pos: toks[arg[0]].Pos, ins: "_xlpm."})
+						}
+						if bound == nil {
+							bound, bindTok = map[string]bool{}, map[int]bool{}
 						}
 						bound[base] = true
 						bindTok[arg[0]] = true
@@ -167,19 +182,8 @@ func analyze(f string, names map[string]bool) analysis {
 
 	// The outermost call: the first and last non-space tokens are a
 	// function name and its closing parenthesis.
-	first, last := -1, -1
-	for i, t := range toks {
-		if t.Kind != tokSpace {
-			if first < 0 {
-				first = i
-			}
-			last = i
-		}
-	}
-	if first >= 0 && toks[first].Kind == tokFunc {
-		if c, ok := closeOf[first]; ok && c == last {
-			_, a.outer = splitPrefix(toks[first].Text)
-		}
+	if first >= 0 && toks[first].Kind == tokFunc && firstClose == last {
+		_, a.outer = splitPrefix(toks[first].Text)
 	}
 	a.fixed = apply(f, edits)
 	return a
@@ -225,6 +229,7 @@ func apply(f string, edits []edit) string {
 // formulaSite says where a formula lives, for findings.
 type formulaSite struct {
 	part, locator string
+	locFn         func() string // computes locator lazily when set
 	line, col     int
 	// where names the place for people and anchors: "Sheet1!B3",
 	// "defined name Rate", "conditional format on Sheet1!A1:A9".
@@ -235,12 +240,19 @@ type formulaSite struct {
 // returns the analysis (the caller checks cell-only rules with it).
 func (in *inspector) checkFormula(site formulaSite, text string) analysis {
 	a := analyze(text, in.definedNames)
+	if len(a.semis)+len(a.localized)+len(a.badBind)+len(a.badUse)+len(a.future)+len(a.xlws) == 0 {
+		return a
+	}
 	shown := clip(text, 160)
 	anchor := site.where + " =" + clip(text, 200)
 	fix := "write the formula as: " + clip(a.fixed, 400)
 	add := func(code string, g formats.Grade, msg string) {
+		loc := site.locator
+		if site.locFn != nil {
+			loc = site.locFn()
+		}
 		in.add(formats.Finding{Code: code, Grade: g, Part: site.part, Line: site.line, Column: site.col,
-			Locator: site.locator, Anchor: anchor, Message: msg, Fix: fix})
+			Locator: loc, Anchor: anchor, Message: msg, Fix: fix})
 	}
 	if len(a.semis) > 0 {
 		// DEFECTS.md (confirmed): a file stores formulas with "," between

@@ -53,13 +53,15 @@ func upper(c byte) byte {
 
 // colName returns the letters of a 1-based column number (28 → "AB").
 func colName(col int) string {
-	var b []byte
-	for col > 0 {
+	var b [8]byte
+	i := len(b)
+	for col > 0 && i > 0 {
 		col--
-		b = append([]byte{byte('A' + col%26)}, b...)
+		i--
+		b[i] = byte('A' + col%26)
 		col /= 26
 	}
-	return string(b)
+	return string(b[i:])
 }
 
 // a1 returns the A1 text of a cell position.

@@ -49,16 +49,28 @@ type merge struct {
 // cellState is the cell being read.
 type cellState struct {
 	on          bool
-	ref         string
+	el          *formats.Element // the <c> element; valid until its End
+	col, row    int
 	t           string
 	cm          int
 	cmText      string
 	hasV, hasF  bool
-	v, f, is    strings.Builder
+	v, f, is    []byte // reused from cell to cell
 	fType, fRef string
-	at, fAt     pos
+	fLine, fCol int
+	fStep       string // the <f> step of the locator, "/f[1]"
 	inIs, inRPh int
 }
+
+// ref is the cell's A1 reference (built only when a message needs it).
+func (c *cellState) ref() string { return a1(c.col, c.row) }
+
+// at is the cell's position; locators are built only when a finding needs
+// one (a sheet has many cells and few findings).
+func (c *cellState) at() pos { return posOf(c.el) }
+
+// fAt is the position of the cell's formula.
+func (c *cellState) fAt() pos { return pos{c.fLine, c.fCol, c.el.Locator() + c.fStep} }
 
 // dvState is the data validation being read.
 type dvState struct {
@@ -84,6 +96,7 @@ type sheetHandler struct {
 	tableRIDs              []string
 	drawingRID             string
 	merges                 []merge
+	mergesLoc              string // locator of <mergeCells>
 	autoFilter             *merge
 
 	// child order
@@ -164,7 +177,10 @@ func (h *sheetHandler) Start(e *formats.Element) {
 			h.merged++
 			ref, _ := attr(e, "ref")
 			if r, ok := parseRange(ref); ok && h.worksheet {
-				h.merges = append(h.merges, merge{r: r, ref: ref, at: posOf(e)})
+				if h.mergesLoc == "" {
+					h.mergesLoc = e.Parent.Locator()
+				}
+				h.merges = append(h.merges, merge{r: r, ref: ref, at: pos{e.Line, e.Column, h.mergesLoc + "/" + e.QName() + "[" + strconv.Itoa(e.Index) + "]"}})
 			}
 		case isSML(e, "tablePart"):
 			h.tables++
@@ -202,7 +218,8 @@ func (h *sheetHandler) Start(e *formats.Element) {
 			h.cell.hasF = true
 			h.cell.fType, _ = attr(e, "t")
 			h.cell.fRef, _ = attr(e, "ref")
-			h.cell.fAt = posOf(e)
+			h.cell.fLine, h.cell.fCol = e.Line, e.Column
+			h.cell.fStep = "/" + e.QName() + "[" + strconv.Itoa(e.Index) + "]"
 		case isSML(e, "is"):
 			h.cell.inIs++
 		}
@@ -326,11 +343,9 @@ func (h *sheetHandler) startRow(e *formats.Element) {
 func (h *sheetHandler) startCell(e *formats.Element) {
 	c := &h.cell
 	c.on, c.hasV, c.hasF, c.inIs, c.inRPh = true, false, false, 0, 0
-	c.v.Reset()
-	c.f.Reset()
-	c.is.Reset()
+	c.v, c.f, c.is = c.v[:0], c.f[:0], c.is[:0]
 	c.fType, c.fRef = "", ""
-	c.at = posOf(e)
+	c.el = e
 	c.t, _ = attr(e, "t")
 	c.cmText, _ = attr(e, "cm")
 	c.cm, _ = strconv.Atoi(strings.TrimSpace(c.cmText))
@@ -339,7 +354,7 @@ func (h *sheetHandler) startCell(e *formats.Element) {
 	if !has || !ok {
 		col, row = h.prevCol+1, h.row
 	}
-	c.ref = a1(col, h.row)
+	c.col, c.row = col, h.row
 	if h.worksheet && ok && row != h.row {
 		// Unverified: a cell whose reference names another row than its
 		// <row>. The schema says nothing; Excel's behaviour is not
@@ -353,8 +368,8 @@ func (h *sheetHandler) startCell(e *formats.Element) {
 		// excelize#1139 (confirmed): cells of a row must be in ascending
 		// column order; Excel repairs the sheet or shows wrong data.
 		h.in.add(formats.Finding{Code: CodeCellOrder, Grade: formats.Fatal, Part: h.part, Line: e.Line, Column: e.Column,
-			Locator: e.Locator(), Anchor: fmt.Sprintf("%s!%s after %s", h.s.name, c.ref, a1(h.prevCol, h.row)),
-			Message: fmt.Sprintf("%s!%s comes after %s in row %d; cells must appear in ascending column order (each column once), and Excel repairs the sheet or shows wrong data otherwise", h.s.name, c.ref, a1(h.prevCol, h.row), h.row),
+			Locator: e.Locator(), Anchor: fmt.Sprintf("%s!%s after %s", h.s.name, c.ref(), a1(h.prevCol, h.row)),
+			Message: fmt.Sprintf("%s!%s comes after %s in row %d; cells must appear in ascending column order (each column once), and Excel repairs the sheet or shows wrong data otherwise", h.s.name, c.ref(), a1(h.prevCol, h.row), h.row),
 			Fix:     "write the <c> elements of the row sorted by column, each cell once"})
 	}
 	if col > h.prevCol {
@@ -383,11 +398,11 @@ func (h *sheetHandler) Text(e *formats.Element, t []byte) {
 		c := &h.cell
 		switch {
 		case e.Depth == 5 && isSML(e, "v"):
-			c.v.Write(t)
+			c.v = append(c.v, t...)
 		case e.Depth == 5 && isSML(e, "f"):
-			c.f.Write(t)
+			c.f = append(c.f, t...)
 		case c.inIs > 0 && c.inRPh == 0 && isSML(e, "t"):
-			c.is.Write(t)
+			c.is = append(c.is, t...)
 		}
 	case h.inCFForm:
 		h.cfText.Write(t)
@@ -432,12 +447,12 @@ func (h *sheetHandler) endCell() {
 		return
 	}
 	in := h.in
-	where := h.s.name + "!" + c.ref
+	where := func() string { return h.s.name + "!" + c.ref() }
 	add := func(code string, g formats.Grade, at pos, anchor, msg, fix string) {
 		in.add(formats.Finding{Code: code, Grade: g, Part: h.part, Line: at.line, Column: at.col, Locator: at.loc,
-			Anchor: strings.TrimSpace(where + " " + anchor), Message: msg, Fix: fix})
+			Anchor: strings.TrimSpace(where() + " " + anchor), Message: msg, Fix: fix})
 	}
-	v := strings.TrimSpace(c.v.String())
+	v := strings.TrimSpace(string(c.v))
 	switch c.t {
 	case "s":
 		if !c.hasV || v == "" || !in.sstKnown {
@@ -449,10 +464,10 @@ func (h *sheetHandler) endCell() {
 		idx, err := strconv.Atoi(v)
 		switch {
 		case err != nil:
-			add(CodeSSTIndex, formats.Fatal, c.at, "", fmt.Sprintf("%s: the cell is a shared-string cell (t=\"s\") but its value %q is not a string index; Excel removes the cell while repairing the workbook", where, clip(v, 40)),
+			add(CodeSSTIndex, formats.Fatal, c.at(), "", fmt.Sprintf("%s: the cell is a shared-string cell (t=\"s\") but its value %q is not a string index; Excel removes the cell while repairing the workbook", where(), clip(v, 40)),
 				"write the index of the cell's string in xl/sharedStrings.xml (0-based), or store the text inline with t=\"inlineStr\"")
 		case idx < 0 || idx >= in.sstCount:
-			add(CodeSSTIndex, formats.Fatal, c.at, "", fmt.Sprintf("%s: the cell points at shared string %d, but %s; Excel removes the cell while repairing the workbook", where, idx, sstSize(in.sstCount)),
+			add(CodeSSTIndex, formats.Fatal, c.at(), "", fmt.Sprintf("%s: the cell points at shared string %d, but %s; Excel removes the cell while repairing the workbook", where(), idx, sstSize(in.sstCount)),
 				"add the missing string to xl/sharedStrings.xml or point the cell at an existing index")
 		}
 	case "", "n":
@@ -460,26 +475,26 @@ func (h *sheetHandler) endCell() {
 			// DEFECTS.md (maintainer reproduction): a cell without t is a
 			// number (§18.18.11 ST_CellType default n); text there, such as
 			// a date written 28.01.2007, makes Excel repair the workbook.
-			add(CodeNumericText, formats.Fatal, c.at, "", fmt.Sprintf("%s: the cell is numeric (no t attribute, or t=\"n\") but holds %q, which is not a number; Excel repairs the workbook and drops the value", where, clip(v, 60)),
+			add(CodeNumericText, formats.Fatal, c.at(), "", fmt.Sprintf("%s: the cell is numeric (no t attribute, or t=\"n\") but holds %q, which is not a number; Excel repairs the workbook and drops the value", where(), clip(v, 60)),
 				"store text as a string cell (t=\"s\" with a shared string, or t=\"inlineStr\"), dates as their serial number, or fix the number's format (digits, '.', optional exponent)")
 		}
 	case "inlineStr":
-		h.checkTextLen(where, c.is.String(), add)
+		h.checkTextLen(where, c.is, add)
 	case "str":
-		h.checkTextLen(where, c.v.String(), add)
+		h.checkTextLen(where, c.v, add)
 	}
 	if c.cm > 0 && in.metaKnown && c.cm > in.metaCount {
 		// DEFECTS.md (unverified): cm is a 1-based index into
 		// xl/metadata.xml's cellMetadata (§18.3.1.4, MS-XLSX §2.3.4); past
 		// its end Excel may repair the file.
-		add(CodeCellMetadata, formats.Warning, c.at, "cm="+c.cmText, fmt.Sprintf("%s: the cell's cm=%d points past the %d cell-metadata block(s) of xl/metadata.xml", where, c.cm, in.metaCount),
+		add(CodeCellMetadata, formats.Warning, c.at(), "cm="+c.cmText, fmt.Sprintf("%s: the cell's cm=%d points past the %d cell-metadata block(s) of xl/metadata.xml", where(), c.cm, in.metaCount),
 			"add the metadata block to xl/metadata.xml (cellMetadata/bk with the XLDAPR dynamic-array property) or remove cm")
 	}
-	text := c.f.String()
+	text := string(c.f)
 	if !c.hasF || strings.TrimSpace(text) == "" || c.fType == "dataTable" {
 		return
 	}
-	a := in.checkFormula(formulaSite{part: h.part, line: c.fAt.line, col: c.fAt.col, locator: c.fAt.loc, where: where}, text)
+	a := in.checkFormula(formulaSite{part: h.part, line: c.fLine, col: c.fCol, locFn: func() string { return c.fAt().loc }, where: where()}, text)
 	if a.outer != "" && arrayFunctions[a.outer] && c.cm == 0 {
 		if r, ok := parseRange(c.fRef); c.fType == "array" && ok && (r.c1 != r.c2 || r.r1 != r.r2) {
 			return // a legacy (Ctrl+Shift+Enter) array formula over a range: shown in full
@@ -488,8 +503,8 @@ func (h *sheetHandler) endCell() {
 		// the cell carries dynamic-array metadata (cm → xl/metadata.xml,
 		// XLDAPR); without it Excel evaluates it the legacy way and shows
 		// only the top-left value, displayed as =@… (SILENT: error).
-		add(CodeDynamicArray, formats.Error, c.fAt, "="+clip(text, 200), fmt.Sprintf("%s: =%s returns an array (%s), but the cell has no dynamic-array metadata (no cm attribute pointing into xl/metadata.xml), so Excel shows only its first value, as =@%s", where, clip(text, 160), a.outer, clip(display(text), 80)),
-			fmt.Sprintf("write it as a dynamic array formula: <c r=\"%s\" cm=\"1\"><f t=\"array\" ref=\"%s\">…</f></c>, with xl/metadata.xml holding the XLDAPR dynamic-array cell metadata and a sheetMetadata relationship from the workbook (what Excel and XlsxWriter's write_dynamic_array_formula write)", c.ref, c.ref))
+		add(CodeDynamicArray, formats.Error, c.fAt(), "="+clip(text, 200), fmt.Sprintf("%s: =%s returns an array (%s), but the cell has no dynamic-array metadata (no cm attribute pointing into xl/metadata.xml), so Excel shows only its first value, as =@%s", where(), clip(text, 160), a.outer, clip(display(text), 80)),
+			fmt.Sprintf("write it as a dynamic array formula: <c r=\"%s\" cm=\"1\"><f t=\"array\" ref=\"%s\">…</f></c>, with xl/metadata.xml holding the XLDAPR dynamic-array cell metadata and a sheetMetadata relationship from the workbook (what Excel and XlsxWriter's write_dynamic_array_formula write)", c.ref(), c.ref()))
 	}
 }
 
@@ -514,10 +529,14 @@ func display(f string) string {
 }
 
 // checkTextLen reports cell text over Excel's 32,767 characters.
-func (h *sheetHandler) checkTextLen(where, s string, add func(code string, g formats.Grade, at pos, anchor, msg, fix string)) {
+func (h *sheetHandler) checkTextLen(where func() string, b []byte, add func(code string, g formats.Grade, at pos, anchor, msg, fix string)) {
+	if len(b) <= maxCellText {
+		return // UTF-8 never takes fewer bytes than UTF-16 units
+	}
+	s := string(b)
 	if n := excelTextLen(s); n > maxCellText {
 		// DEFECTS.md (confirmed): longer text is truncated in a repair.
-		add(CodeTextTooLong, formats.Fatal, h.cell.at, clip(s, 60), fmt.Sprintf("%s: the cell text is %d characters long, over Excel's limit of 32,767 per cell; Excel truncates it while repairing the workbook", where, n),
+		add(CodeTextTooLong, formats.Fatal, h.cell.at(), clip(s, 60), fmt.Sprintf("%s: the cell text is %d characters long, over Excel's limit of 32,767 per cell; Excel truncates it while repairing the workbook", where(), n),
 			"shorten the text to at most 32,767 characters or split it over several cells")
 	}
 }
