@@ -185,6 +185,12 @@ var relTargetTypes = map[string]struct {
 	"footer":        {"application/vnd.openxmlformats-officedocument.wordprocessingml.footer+xml", false},
 	"styles":        {"", false},
 	"sharedStrings": {"application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml", false},
+	// OPC part 2 §11.1 (core properties) and ECMA-376 part 1 §15.2.12.3
+	// (extended properties): a docProps part typed as something else is
+	// what the Open XML SDK's InvalidDocPropsct test file carries; the
+	// applications' reaction is not documented, so a warning.
+	"core-properties":     {"application/vnd.openxmlformats-package.core-properties+xml", false},
+	"extended-properties": {"application/vnd.openxmlformats-officedocument.extended-properties+xml", false},
 }
 
 // loadAllRels parses every .rels part (before the generic scan, which
@@ -284,8 +290,8 @@ func (p *Package) checkOPC(ctx context.Context) {
 						g = Fatal
 					}
 					p.Add(Finding{Code: CodeCTWrongMainType, Grade: g, Part: p.Entry(r.Resolved).Part, Anchor: lastSeg(r.Type) + ":" + got,
-						Message: fmt.Sprintf("%s is related as a %s but its content type is %s", p.Entry(r.Resolved).Part, lastSeg(r.Type), got),
-						Fix:     fmt.Sprintf("add <Override PartName=\"/%s\" ContentType=\"%s\"/> to [Content_Types].xml", p.Entry(r.Resolved).Part, want.ct)})
+						Message: fmt.Sprintf("%s is the target of a %s relationship but its content type is %s", p.Entry(r.Resolved).Part, lastSeg(r.Type), got),
+						Fix:     fmt.Sprintf("give it the right type in [Content_Types].xml: <Override PartName=\"/%s\" ContentType=\"%s\"/> (replace an existing Override for it)", p.Entry(r.Resolved).Part, want.ct)})
 				}
 			}
 		}
