@@ -24,24 +24,87 @@ type Bands struct {
 	Bottom int `json:"bottom"`
 }
 
-// On returns the bands that apply to page r: a band applies when it fits
-// the page and its boundary row is blank (one colour) on r, so that no
-// content straddles it. A title page whose layout differs keeps its top
-// rows unmasked.
+// On returns the bands that apply to page r: a band applies when it lies
+// within the page's edge zone and its boundary row is blank on r (see
+// blankRows), so that no content straddles it. A title page whose layout
+// differs keeps its top rows unmasked.
 func (b Bands) On(r *Raster) (top, bottom int) {
-	if b.Top > 0 && b.Top < r.H/2 && uniformRow(r, b.Top) {
+	if (b.Top <= 0 && b.Bottom <= 0) || r.H == 0 {
+		return 0, 0
+	}
+	z := zoneRows(r.H)
+	blank := blankRows(r)
+	if b.Top > 0 && b.Top < z && blank[b.Top] {
 		top = b.Top
 	}
-	if b.Bottom > 0 && b.Bottom < r.H/2 && uniformRow(r, r.H-b.Bottom-1) {
+	if b.Bottom > 0 && b.Bottom < z && blank[r.H-b.Bottom-1] {
 		bottom = b.Bottom
 	}
 	return top, bottom
 }
 
-// uniformRow reports whether every pixel of row y has the colour of its
+// ruleShare is the share of a page's rows a column must be inked in to
+// count as a rule column in blankRows.
+const ruleShare = 0.75
+
+// blankRows marks the rows of r that hold no content: one colour across the
+// page, apart from rule columns — columns that differ from the page's
+// background (its top-left pixel) in at least three quarters of the rows:
+// a page border or a full-height vertical rule, which would otherwise join
+// every row of the page into one block (measured on a corpus form with a
+// page border, oxsdk_consumer-confidence-report.docx: one block per page
+// without this rule, one per text line with it).
+func blankRows(r *Raster) []bool {
+	w, h, stride := r.W, r.H, r.Stride()
+	blank := make([]bool, h)
+	if w == 0 || h == 0 {
+		return blank
+	}
+	p := r.Pix
+	b0, b1, b2 := p[0], p[1], p[2]
+	count := make([]int32, w)
+	for y := 0; y < h; y++ {
+		row := p[y*stride : (y+1)*stride]
+		for x := 0; x < w; x++ {
+			if row[3*x] != b0 || row[3*x+1] != b1 || row[3*x+2] != b2 {
+				count[x]++
+			}
+		}
+	}
+	var keep []int // the columns that are not rules
+	limit := int32(ruleShare * float64(h))
+	for x, c := range count {
+		if c < limit {
+			keep = append(keep, x)
+		}
+	}
+	if len(keep) == len(count) { // no rules: whole rows compare
+		for y := 0; y < h; y++ {
+			blank[y] = oneColour(p[y*stride : (y+1)*stride])
+		}
+		return blank
+	}
+	for y := 0; y < h; y++ {
+		row := p[y*stride : (y+1)*stride]
+		blank[y] = true
+		if len(keep) == 0 {
+			continue
+		}
+		i0 := 3 * keep[0]
+		for _, x := range keep[1:] {
+			i := 3 * x
+			if row[i] != row[i0] || row[i+1] != row[i0+1] || row[i+2] != row[i0+2] {
+				blank[y] = false
+				break
+			}
+		}
+	}
+	return blank
+}
+
+// oneColour reports whether every pixel of a row has the colour of its
 // first pixel.
-func uniformRow(r *Raster, y int) bool {
-	row := r.Pix[y*r.Stride() : (y+1)*r.Stride()]
+func oneColour(row []byte) bool {
 	for i := 3; i < len(row); i += 3 {
 		if row[i] != row[0] || row[i+1] != row[1] || row[i+2] != row[2] {
 			return false
@@ -50,9 +113,31 @@ func uniformRow(r *Raster, y int) bool {
 	return true
 }
 
+// blocksOf returns the runs of non-blank rows of blank, as [y0, y1).
+func blocksOf(blank []bool) [][2]int {
+	var out [][2]int
+	in := false
+	for y, b := range blank {
+		switch {
+		case !b && !in:
+			out = append(out, [2]int{y, y + 1})
+			in = true
+		case !b:
+			out[len(out)-1][1] = y + 1
+		default:
+			in = false
+		}
+	}
+	return out
+}
+
 // bandZone is the share of the page height searched for running blocks at
 // the top and at the bottom.
 const bandZone = 0.15
+
+// zoneRows is the height of the top and of the bottom zone of a page h
+// rows high, where running headers and footers are looked for.
+func zoneRows(h int) int { return int(float64(h) * bandZone) }
 
 // inkDelta is the luma difference from the row background above which a
 // pixel counts as ink for band detection.
@@ -77,7 +162,7 @@ type BandDetector struct {
 func NewBandDetector() *BandDetector { return &BandDetector{} }
 
 // zoneRows is the height of one search zone.
-func (d *BandDetector) zoneRows() int { return int(float64(d.h) * bandZone) }
+func (d *BandDetector) zoneRows() int { return zoneRows(d.h) }
 
 // Add feeds the next page. Pages of another size than the first are
 // ignored.
@@ -101,9 +186,13 @@ func (d *BandDetector) Add(r *Raster) {
 	for i := 0; i < z; i++ {
 		copy(cur[1][i*stride:(i+1)*stride], r.Pix[(r.H-1-i)*stride:(r.H-i)*stride])
 	}
-	var curBlocks [2][][2]int
+	blank := blankRows(r)
+	flipped := make([]bool, z)
+	for i := range flipped {
+		flipped[i] = blank[r.H-1-i]
+	}
+	curBlocks := [2][][2]int{blocksOf(blank[:z]), blocksOf(flipped)}
 	for zi := 0; zi < 2; zi++ {
-		curBlocks[zi] = zoneBlocks(cur[zi], d.w, z)
 		d.starts[zi] = append(d.starts[zi], len(d.blocks[zi]))
 		d.blocks[zi] = append(d.blocks[zi], curBlocks[zi]...)
 	}
@@ -177,34 +266,6 @@ func DetectBands(pages []*Raster) Bands {
 		d.Add(p)
 	}
 	return d.Bands()
-}
-
-// zoneBlocks splits zone rows into blocks: maximal runs of rows that are
-// not one uniform colour.
-func zoneBlocks(zone []byte, w, rows int) [][2]int {
-	var out [][2]int
-	stride := 3 * w
-	in := false
-	for y := 0; y < rows; y++ {
-		row := zone[y*stride : (y+1)*stride]
-		blank := true
-		for i := 3; i < len(row); i += 3 {
-			if row[i] != row[0] || row[i+1] != row[1] || row[i+2] != row[2] {
-				blank = false
-				break
-			}
-		}
-		switch {
-		case !blank && !in:
-			out = append(out, [2]int{y, y + 1})
-			in = true
-		case !blank:
-			out[len(out)-1][1] = y + 1
-		default:
-			in = false
-		}
-	}
-	return out
 }
 
 // runningBlock decides whether rows [y0, y1) of two pages' zones hold the

@@ -1,6 +1,7 @@
 package pixeldiff
 
 import (
+	"fmt"
 	"math/rand"
 	"testing"
 )
@@ -100,5 +101,40 @@ func TestBandsOn(t *testing.T) {
 	}
 	if top, bot := (Bands{Top: 400, Bottom: 700}).On(r); top != 0 || bot != 0 {
 		t.Errorf("oversized bands applied: %d, %d", top, bot)
+	}
+}
+
+// TestBlankRowsRuleColumns checks that a page border does not join a page
+// into one block, while a shorter vertical rule (a table's) still joins the
+// rows it crosses.
+func TestBlankRowsRuleColumns(t *testing.T) {
+	const w, h = 300, 400
+	r := NewRaster(w, h)
+	// A page border: two full-height verticals and two horizontals.
+	fillRect(r, 10, 10, 12, h-10, 0x00)
+	fillRect(r, w-12, 10, w-10, h-10, 0x00)
+	fillRect(r, 10, 10, w-10, 12, 0x00)
+	fillRect(r, 10, h-12, w-10, h-10, 0x00)
+	// Three text lines.
+	for _, y := range []int{50, 70, 90} {
+		drawWordSeed(r, 40, y, 100, int64(y))
+	}
+	// A table: a vertical rule over rows 200–300 and two text lines.
+	fillRect(r, 150, 200, 151, 300, 0x00)
+	drawWordSeed(r, 40, 220, 60, 1)
+	drawWordSeed(r, 40, 260, 60, 2)
+	got := blocksOf(blankRows(r))
+	want := [][2]int{{10, 12}, {50, 59}, {70, 79}, {90, 99}, {200, 300}, {h - 12, h - 10}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("blocks %v\nwant   %v", got, want)
+	}
+	// Bands.On and PageSig.BandsOn agree on a bordered page.
+	s := Signature(r)
+	for _, b := range []Bands{{Top: 30, Bottom: 30}, {Top: 11}, {Top: 60}, {Bottom: 5}} {
+		t1, b1 := b.On(r)
+		t2, b2 := s.BandsOn(b)
+		if t1 != t2 || b1 != b2 {
+			t.Errorf("bands %+v: On %d/%d, BandsOn %d/%d", b, t1, b1, t2, b2)
+		}
 	}
 }

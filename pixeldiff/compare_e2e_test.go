@@ -359,6 +359,9 @@ func e2eDocs(t *testing.T) []e2eDoc {
 		{"report-insert-odd", "fodt", fodt(insertPara(rep, 9, para{"ODD", prose(rand.New(rand.NewSource(98)), 3)}), true)},
 		// A rule (an empty paragraph with a bottom border): no text.
 		{"report-rule", "fodt", fodt(insertPara(rep, 9, para{"RULE", ""}), true)},
+		// A paragraph inserted on page 2 and a rule further down: a change
+		// without text inside the reflowed pages.
+		{"report-insert-rule", "fodt", fodt(insertPara(insertPara(rep, 30, para{"RULE", ""}), 9, para{"P", prose(rand.New(rand.NewSource(99)), 5)}), true)},
 		{"deck", "fodp", fodp(slides)},
 		{"deck-minus-2", "fodp", fodp(append(append([][2]string(nil), slides[:1]...), slides[2:]...))},
 	}
@@ -480,11 +483,15 @@ func testReflowE2E(t *testing.T, docs map[string]rendered) {
 	for _, tc := range []struct {
 		edited string
 		reflow bool // the edit moves everything below it
+		// second is the page of a second change inside the moved pages
+		// (0: none): it ends the first run and starts another.
+		second int
 	}{
-		{"report-insert", true},
-		{"report-insert-odd", true},
-		{"report-rule", true},
-		{"report-break-top", false}, // a new page, nothing reflows
+		{"report-insert", true, 0},
+		{"report-insert-odd", true, 0},
+		{"report-rule", true, 0},
+		{"report-insert-rule", true, -1},
+		{"report-break-top", false, 0}, // a new page, nothing reflows
 	} {
 		after := docs[tc.edited]
 		as := sign(after.pages)
@@ -506,7 +513,16 @@ func testReflowE2E(t *testing.T, docs map[string]rendered) {
 			}
 		}
 		var want []Reflow
-		if tc.reflow {
+		switch {
+		case tc.second < 0:
+			// The rule's page: the first page after the insertion whose
+			// pixels hold a line the original does not have.
+			second := ruleChangePage(bs, as, bands, first)
+			if second <= first+1 || second >= len(after.pages) {
+				t.Fatalf("%s: the rule is on page %d, want it inside the moved pages after %d", tc.edited, second, first)
+			}
+			want = []Reflow{{From: first, To: second - 1, Cause: first}, {From: second, To: len(after.pages), Cause: second}}
+		case tc.reflow:
 			want = []Reflow{{From: first, To: len(after.pages), Cause: first}}
 		}
 		t.Logf("%s: pairs %s; pixel lines %v in %v; text layer %v in %v",
@@ -515,4 +531,23 @@ func testReflowE2E(t *testing.T, docs map[string]rendered) {
 			t.Errorf("%s: reflow %v, want %v", tc.edited, got, want)
 		}
 	}
+}
+
+// ruleChangePage returns the first page after page `after` (1-based) of the
+// edited document holding a line that appears nowhere in the original.
+func ruleChangePage(before, edited []PageSig, bands Bands, after int) int {
+	seen := map[uint64]bool{}
+	for _, s := range before {
+		for _, l := range s.bandLines(bands) {
+			seen[l] = true
+		}
+	}
+	for p := after; p < len(edited); p++ {
+		for _, l := range edited[p].bandLines(bands) {
+			if !seen[l] {
+				return p + 1
+			}
+		}
+	}
+	return 0
 }

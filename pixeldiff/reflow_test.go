@@ -8,16 +8,29 @@ import (
 
 // flowDoc lays out a stream of text lines (each drawn from its seed) onto
 // pages of perPage lines, with a running header and footer carrying the
-// page number. A seed < 0 draws a thin horizontal rule instead of text.
+// page number. A seed of -1 draws a thin horizontal rule instead of text;
+// -2 is a page break.
 func flowDoc(seeds []int64, perPage int) []*Raster {
+	pageLines := [][]int64{nil}
+	for _, s := range seeds {
+		last := len(pageLines) - 1
+		switch {
+		case s == -2:
+			pageLines = append(pageLines, nil)
+		case len(pageLines[last]) == perPage:
+			pageLines = append(pageLines, []int64{s})
+		default:
+			pageLines[last] = append(pageLines[last], s)
+		}
+	}
 	var pages []*Raster
-	for p := 0; p*perPage < len(seeds); p++ {
+	for p, lines := range pageLines {
 		r := NewRaster(alW, alH)
 		drawNumber(r, alW/2, 12, p+1)
 		drawNumber(r, alW-70, alH-20, p+1)
-		for k, s := range seeds[p*perPage : min(len(seeds), (p+1)*perPage)] {
+		for k, s := range lines {
 			y := 60 + 12*k
-			if s < 0 {
+			if s == -1 {
 				fillRect(r, 40, y+4, alW-40, y+5, 0x40)
 				continue
 			}
@@ -66,6 +79,10 @@ func TestDetectReflow(t *testing.T) {
 		{"insertion made up for on the next page", cat(seq(1, 31), seq(1000, 1003), seq(31, 51), seq(54, 126)), "[]"},
 		{"two insertions", cat(seq(1, 31), seq(1000, 1003), seq(31, 81), seq(3000, 3003), seq(81, 126)), "[{2 3 2} {4 6 4}]"},
 		{"lines inserted on the last page", cat(seq(1, 110), seq(1000, 1003), seq(110, 126)), "[{5 6 5}]"},
+		// No line changes: the page break is the cause.
+		{"page break inserted on page 2", cat(seq(1, 31), []int64{-2}, seq(31, 126)), "[{2 6 2}]"},
+		{"blank page inserted at the start", cat([]int64{-2}, orig), "[]"},
+		{"blank page inserted on page 3", cat(seq(1, 51), []int64{-2, -2}, seq(51, 126)), "[]"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

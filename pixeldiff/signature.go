@@ -51,7 +51,7 @@ func unhexText(dst, b []byte) error {
 }
 
 // LineHashes are 64-bit digests of a page's blocks of content (runs of
-// rows that are not one uniform colour: in text, one line each), top to
+// rows that are not blank, see blankRows: in text, one line each), top to
 // bottom. They marshal to JSON as base64 of their little-endian bytes, so
 // that no JSON reader rounds them.
 type LineHashes []uint64
@@ -104,8 +104,8 @@ type PageSig struct {
 	Cuts []int `json:"cuts"`
 	// Segs[i] hashes rows [Cuts[i], Cuts[i+1]).
 	Segs []SegHash `json:"segs"`
-	// Blocks are the blocks of content (runs of rows that are not one
-	// uniform colour) inside the top and bottom zones, as [y0, y1) rows:
+	// Blocks are the blocks of content (runs of rows that are not blank,
+	// see blankRows) inside the top and bottom zones, as [y0, y1) rows:
 	// a band applies to the page only if its edge falls between blocks.
 	Blocks [][2]int `json:"blocks"`
 	// Lines hash every block of content of the page, top to bottom, by
@@ -136,10 +136,6 @@ func (s PageSig) PHashDistance(o PageSig) int {
 	}
 	return n
 }
-
-// zoneRows is the height of the top and of the bottom zone of a page h
-// rows high, where running headers and footers are looked for.
-func zoneRows(h int) int { return int(float64(h) * bandZone) }
 
 // bandLines returns the lines of s outside the bands of b that apply to
 // the page.
@@ -249,7 +245,7 @@ func Signature(r *Raster) PageSig {
 	z := zoneRows(r.H)
 	stride := r.Stride()
 	s := PageSig{W: r.W, H: r.H}
-	blocks := zoneBlocks(r.Pix, r.W, r.H)
+	blocks := blocksOf(blankRows(r))
 	s.Lines = make(LineHashes, len(blocks))
 	for i, b := range blocks {
 		d := sha256.Sum256(r.Pix[b[0]*stride : b[1]*stride])
