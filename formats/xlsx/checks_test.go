@@ -151,6 +151,7 @@ func TestChecks(t *testing.T) {
 		{"localized SUMME", book{sheets: one(fcell("B3", "SUMME(A1:A3)"))}, xlsx.CodeLocalized, formats.Fatal, "write the formula as: SUM(A1:A3)"},
 		{"localized XVERWEIS gets prefix", book{sheets: one(fcell("B3", "XVERWEIS(A1,C:C,D:D)"))}, xlsx.CodeLocalized, formats.Fatal, "_xlfn.XLOOKUP(A1,C:C,D:D)"},
 		{"localized WENN with ;", book{sheets: one(fcell("B3", "WENN(A1>1;1;2)"))}, xlsx.CodeSeparator, formats.Fatal, "IF(A1>1,1,2)"},
+		{"localized name in a macro workbook", book{sheets: one(fcell("B3", "SUMME(A1:A3)")), vba: true}, xlsx.CodeLocalized, formats.Warning, "VBA project"},
 		{"english SUM", book{sheets: one(fcell("B3", "SUM(A1:A3)"))}, xlsx.CodeLocalized, "", ""},
 		{"named lambda SUMME", book{sheets: one(fcell("B3", "SUMME(1)")), wbExtra: `<definedNames><definedName name="SUMME">_xlfn.LAMBDA(_xlpm.n,_xlpm.n+1)</definedName></definedNames>`}, xlsx.CodeLocalized, "", ""},
 

@@ -270,9 +270,17 @@ func (in *inspector) checkFormula(site formulaSite, text string) analysis {
 		for _, l := range a.localized {
 			parts = append(parts, l[0]+" (English "+l[1]+")")
 		}
-		add(CodeLocalized, formats.Fatal, fmt.Sprintf(
-			"%s: the formula =%s calls %s: a localized function name; files store English function names only, so Excel cannot read the formula and removes it while repairing the workbook",
-			site.where, shown, strings.Join(parts, ", ")))
+		if in.macros {
+			// In a macro-enabled workbook a call of an unknown name can be a
+			// VBA user-defined function, stored by its bare name: not fatal.
+			add(CodeLocalized, formats.Warning, fmt.Sprintf(
+				"%s: the formula =%s calls %s: the name of a localized Excel function; files store English function names only, so unless the workbook's VBA project defines a function of this name, Excel cannot read the formula and removes it while repairing the workbook",
+				site.where, shown, strings.Join(parts, ", ")))
+		} else {
+			add(CodeLocalized, formats.Fatal, fmt.Sprintf(
+				"%s: the formula =%s calls %s: a localized function name; files store English function names only, so Excel cannot read the formula and removes it while repairing the workbook",
+				site.where, shown, strings.Join(parts, ", ")))
+		}
 	}
 	if len(a.badBind)+len(a.badUse) > 0 {
 		// xlsx.let-without-xlpm. Excel stores LET/LAMBDA parameter names as

@@ -34,6 +34,7 @@ type book struct {
 	metadata int               // cellMetadata blocks; 0: no metadata part
 	parts    map[string]string // extra parts (tables, drawings, charts)
 	strict   bool              // write ISO/IEC 29500 Strict namespaces
+	vba      bool              // add xl/vbaProject.bin and its relationship
 }
 
 // contentType returns the Override content type of a test part.
@@ -56,6 +57,8 @@ func contentType(part string) string {
 		return ml + "drawing+xml"
 	case strings.HasPrefix(part, "xl/charts/"):
 		return ml + "drawingml.chart+xml"
+	case part == "xl/vbaProject.bin":
+		return "application/vnd.ms-office.vbaProject"
 	}
 	return ""
 }
@@ -85,6 +88,10 @@ func (b book) bytes() []byte {
 		}
 		parts["xl/sharedStrings.xml"] = `<sst xmlns="` + nsMain + `" count="` + fmt.Sprint(len(b.sst)) + `">` + si.String() + `</sst>`
 		wbRels.WriteString(`<Relationship Id="rIdS" Type="` + relT + `sharedStrings" Target="sharedStrings.xml"/>`)
+	}
+	if b.vba {
+		parts["xl/vbaProject.bin"] = "\xd0\xcf\x11\xe0"
+		wbRels.WriteString(`<Relationship Id="rIdV" Type="http://schemas.microsoft.com/office/2006/relationships/vbaProject" Target="vbaProject.bin"/>`)
 	}
 	if b.metadata > 0 {
 		parts["xl/metadata.xml"] = metadataXML(b.metadata)

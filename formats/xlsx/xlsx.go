@@ -75,6 +75,10 @@ type inspector struct {
 	tableIDs   map[string]string // id → part of the first table
 
 	perCode map[string]int // code + part → findings emitted
+
+	// macros is true for a macro-enabled workbook (a vbaProject
+	// relationship): a call of an unknown name may be a VBA function.
+	macros bool
 }
 
 // sheetEntry is one <sheet> of workbook.xml.
@@ -99,6 +103,7 @@ func Inspect(ctx context.Context, p *formats.Package, rep *formats.Report) error
 		return ctx.Err()
 	}
 	in.wbPart = p.Entry(p.MainPart).Part
+	in.macros = len(p.RelsOf(ctx, in.wbPart).ByType("vbaProject")) > 0
 	in.scanWorkbook()
 	if err := ctx.Err(); err != nil {
 		return err
