@@ -39,6 +39,7 @@ const (
 	CodeRelsInvalidID     = "rels.invalid-id"
 	CodeRelsMalformed     = "rels.malformed"
 	CodeRelsOrphanPart    = "rels.orphan-part"
+	CodeRelsDuplicateCore = "rels.duplicate-core-properties"
 
 	// XML, for every part.
 	CodeXMLNotWellFormed   = "xml.not-well-formed"

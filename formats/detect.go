@@ -249,6 +249,17 @@ func (p *Package) checkOPC(ctx context.Context) {
 			}
 		}
 	}
+	if root := p.rels[""]; root != nil {
+		if core := root.ByType("core-properties"); len(core) > 1 {
+			// OPC part 2 §8.3.3 [M4.1]: at most one core properties
+			// relationship; a consumer shall consider more an error (Apache
+			// POI refuses such packages: OPCCompliance test files). What
+			// Office does is not documented, hence a warning.
+			p.Add(Finding{Code: CodeRelsDuplicateCore, Grade: Warning, Part: root.Part, Line: core[1].Line, Column: core[1].Column, Anchor: "core-properties",
+				Message: fmt.Sprintf("the package has %d core-properties relationships (%s and %s); OPC allows one", len(core), core[0].Target, core[1].Target),
+				Fix:     fmt.Sprintf("remove relationship %s and the part %s", core[1].ID, core[1].Resolved)})
+		}
+	}
 	for _, src := range sources {
 		rels := p.rels[normPart(src)]
 		if rels == nil {

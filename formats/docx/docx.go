@@ -90,6 +90,9 @@ func Inspect(ctx context.Context, p *formats.Package, rep *formats.Report) error
 	for _, f := range ids.findings() {
 		p.Add(f)
 	}
+	for _, f := range checkCommentsEx(ctx, p, rels) {
+		p.Add(f)
+	}
 	for _, r := range rels.ByType("numbering") {
 		if r.External || r.Resolved == "" || !p.Has(r.Resolved) {
 			continue
