@@ -128,6 +128,17 @@ func TestBlankRowsRuleColumns(t *testing.T) {
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("blocks %v\nwant   %v", got, want)
 	}
+	// A full-page picture is not a ruled page: its rows are not blank.
+	pic := NewRaster(w, h)
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			setPix(pic, x, y, [3]byte{byte(x), byte(y), 0x80})
+		}
+	}
+	setPix(pic, 0, 0, [3]byte{0xff, 0xff, 0xff})
+	if got := blocksOf(blankRows(pic)); fmt.Sprint(got) != fmt.Sprint([][2]int{{0, h}}) {
+		t.Errorf("picture blocks %v, want one block", got)
+	}
 	// Bands.On and PageSig.BandsOn agree on a bordered page.
 	s := Signature(r)
 	for _, b := range []Bands{{Top: 30, Bottom: 30}, {Top: 11}, {Top: 60}, {Bottom: 5}} {
