@@ -17,13 +17,16 @@ type Expectation struct {
 	// edit adds no finding).
 	Code  string        `json:"code,omitempty"`
 	Grade formats.Grade `json:"grade,omitempty"`
-	// Shrinks lists the structure metrics (DESIGN.md counts keys) that must
-	// drop; no other metric may drop.
+	// Shrinks lists the structure metrics (the counts keys of DESIGN.md and
+	// formats: tables, nested_tables, rows, cells, paragraphs, slides,
+	// runs, notes, charts, images…) that must drop; no other metric may
+	// drop. It is asserted for kinds that are not blocked: a defect that
+	// makes a part unparsable also makes it uncountable.
 	Shrinks []string `json:"shrinks,omitempty"`
 	// PagesChange: the rendered pages differ (a page changed, was inserted
-	// or deleted). It is stated for edits that keep the file openable; for
-	// a blocked file the renderer shows whatever it salvages, and the
-	// expectation is false by convention (not asserted).
+	// or deleted). Like Shrinks it is stated for edits that keep the file
+	// openable; for a blocked file the renderer shows whatever it
+	// salvages, and the value is false by convention (not asserted).
 	PagesChange bool `json:"pages_change"`
 }
 
@@ -195,7 +198,7 @@ func detectFormat(p *zpkg) formats.Format {
 // description, its formats, the expectation with the validator's code and
 // grade, and an apply function built from the helpers in mutate_pkg.go.
 func injectors() []injector {
-	docxShrink := []string{"tables", "rows", "cells", "paragraphs"}
+	docxShrink := []string{"tables", "nested_tables", "rows", "cells", "paragraphs"}
 	ooxml := []formats.Format{formats.DOCX, formats.PPTX, formats.XLSX}
 	allFour := []formats.Format{formats.DOCX, formats.PPTX, formats.XLSX, formats.HWPX}
 	return []injector{
@@ -207,7 +210,7 @@ func injectors() []injector {
 			Description: "the last row of the first body table with at least two rows is removed (a row without nested tables or vertical merges), as tbl._tbl.remove(row._tr) does",
 			Expect:      Expectation{Shrinks: []string{"rows", "cells", "paragraphs"}, PagesChange: true}}, applyDocxRowDeleted},
 		{Mutation{Kind: "pptx.slide-deleted", Formats: []formats.Format{formats.PPTX},
-			Description: "a slide with text (the second, else the first) is deleted the python-pptx way: its sldId and relationship are removed and the parts only it used (slide, notes slide, media) are dropped on save with their content-type overrides",
+			Description: "a slide with text (the second, else the first) is deleted the python-pptx way: its sldId and relationship are removed and the parts only it used (slide, notes slide, media) are dropped on save with their content-type overrides; notes and tables shrink too when the slide had them",
 			Expect:      Expectation{Shrinks: []string{"slides", "paragraphs", "runs"}, PagesChange: true}}, applySlideDeleted},
 		{Mutation{Kind: "pptx.runs-dropped", Formats: []formats.Format{formats.PPTX},
 			Description: "in the first slide paragraph with two or more runs every run but the first is deleted (paragraph.text rewrites that keep only runs[0])",

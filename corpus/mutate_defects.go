@@ -48,7 +48,7 @@ func ctTarget(p *zpkg, f formats.Format) (string, error) {
 		}
 		return slides[0], nil
 	case formats.XLSX:
-		sheets, err := xlsxSheetParts(p.read)
+		sheets, err := xlsxWorksheetParts(p.read)
 		if err != nil {
 			return "", err
 		}
@@ -69,11 +69,33 @@ func applyCTNoType(p *zpkg, f formats.Format) (string, []string, error) {
 	}
 	ext := target[strings.LastIndexByte(target, '.')+1:]
 	var had bool
+	var pinned []string
 	err = editContentTypes(p, func(ct *etree.Element) {
 		had = removeOverride(ct, target)
-		if d := defaultFor(ct, ext); d != nil {
-			ct.RemoveChild(d)
+		d := defaultFor(ct, ext)
+		if d == nil {
+			return
 		}
+		// Other parts typed through this Default keep their type through
+		// an Override of their own, so that only the target loses it.
+		overridden := map[string]bool{}
+		for _, o := range ct.ChildElements() {
+			if o.Tag == "Override" {
+				overridden[strings.ToLower(strings.TrimPrefix(o.SelectAttrValue("PartName", ""), "/"))] = true
+			}
+		}
+		for _, n := range p.names() {
+			if n == target || n == ctPart || strings.HasSuffix(n, "/") || !strings.EqualFold(n[strings.LastIndexByte(n, '.')+1:], ext) || overridden[strings.ToLower(n)] {
+				continue
+			}
+			o := etree.NewElement("Override")
+			o.Space = ct.Space
+			o.CreateAttr("PartName", "/"+n)
+			o.CreateAttr("ContentType", d.SelectAttrValue("ContentType", ""))
+			ct.AddChild(o)
+			pinned = append(pinned, n)
+		}
+		ct.RemoveChild(d)
 	})
 	if err != nil {
 		return "", nil, err
@@ -81,7 +103,11 @@ func applyCTNoType(p *zpkg, f formats.Format) (string, []string, error) {
 	if !had {
 		return "", nil, fmt.Errorf("%w: %s has no Override", ErrNotApplicable, target)
 	}
-	return fmt.Sprintf("removed the Override of /%s and the Default for .%s", target, ext), nil, nil
+	note := fmt.Sprintf("removed the Override of /%s and the Default for .%s", target, ext)
+	if len(pinned) > 0 {
+		note += fmt.Sprintf("; %d other parts typed by that Default got Overrides", len(pinned))
+	}
+	return note, nil, nil
 }
 
 // applyCTWrongMainType removes the part's Override and makes sure the
@@ -157,7 +183,7 @@ func applyUndefinedID(p *zpkg, f formats.Format) (string, []string, error) {
 	}
 	for i := range blip.Attr {
 		a := &blip.Attr[i]
-		if a.Key == "embed" && a.NamespaceURI() == nsR {
+		if a.Key == "embed" && sameNS(a.NamespaceURI(), nsR) {
 			a.Value = "rIdX999"
 		}
 	}
@@ -203,7 +229,7 @@ func pictureParts(p *zpkg, f formats.Format) ([]string, error) {
 		_, slides, err := slideParts(p)
 		return slides, err
 	case formats.XLSX:
-		sheets, err := xlsxSheetParts(p.read)
+		sheets, err := xlsxWorksheetParts(p.read)
 		if err != nil {
 			return nil, err
 		}

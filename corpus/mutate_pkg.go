@@ -43,9 +43,10 @@ func saveXML(p *zpkg, name string, doc *etree.Document) error {
 	return nil
 }
 
-// is reports whether el is the element local in namespace ns.
+// is reports whether el is the element local in namespace ns (or its
+// strict twin).
 func is(el *etree.Element, ns, local string) bool {
-	return el != nil && el.Tag == local && el.NamespaceURI() == ns
+	return el != nil && el.Tag == local && sameNS(el.NamespaceURI(), ns)
 }
 
 // walk visits el and its descendants in document order; visit returns
@@ -84,10 +85,28 @@ func children(el *etree.Element, ns, local string) []*etree.Element {
 	return out
 }
 
+// Strict (ISO/IEC 29500 strict) namespaces of the relationship attributes
+// and DrawingML, accepted wherever the transitional ones are.
+const (
+	nsRStrict = "http://purl.oclc.org/ooxml/officeDocument/relationships"
+	nsAStrict = "http://purl.oclc.org/ooxml/drawingml/main"
+)
+
+// sameNS reports whether got is ns or its strict twin.
+func sameNS(got, ns string) bool {
+	switch ns {
+	case nsR:
+		return got == nsR || got == nsRStrict
+	case nsA:
+		return got == nsA || got == nsAStrict
+	}
+	return got == ns
+}
+
 // attrNS returns the value of the attribute local in namespace ns.
 func attrNS(el *etree.Element, ns, local string) (string, bool) {
 	for _, a := range el.Attr {
-		if a.Key == local && a.Space != "" && a.NamespaceURI() == ns {
+		if a.Key == local && a.Space != "" && sameNS(a.NamespaceURI(), ns) {
 			return a.Value, true
 		}
 	}
@@ -289,7 +308,7 @@ func textPart(p *zpkg, f string) (string, error) {
 				return n, nil
 			}
 		}
-		sheets, err := xlsxSheetParts(p.read)
+		sheets, err := xlsxWorksheetParts(p.read)
 		if err != nil || len(sheets) == 0 {
 			return "", fmt.Errorf("%w: no worksheet", ErrNotApplicable)
 		}

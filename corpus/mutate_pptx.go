@@ -43,6 +43,14 @@ func applySlideDeleted(p *zpkg, _ formats.Format) (string, []string, error) {
 	if err != nil {
 		return "", nil, err
 	}
+	slideDoc, err := loadXML(p, target)
+	if err != nil {
+		return "", nil, err
+	}
+	slideRels, _, err := readRels(p, target)
+	if err != nil {
+		return "", nil, err
+	}
 	rs, rdoc, err := readRels(p, pres)
 	if err != nil {
 		return "", nil, err
@@ -71,7 +79,17 @@ func applySlideDeleted(p *zpkg, _ formats.Format) (string, []string, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	return fmt.Sprintf("deleted %s (%s); dropped %v", target, rid, gone), nil, nil
+	shrinks := []string{"slides", "paragraphs", "runs"}
+	for _, r := range slideRels {
+		if hasSuffixFold(r.typ, "/notesSlide") {
+			shrinks = append(shrinks, "notes")
+			break
+		}
+	}
+	if len(descendants(slideDoc.Root(), nsA, "tbl")) > 0 {
+		shrinks = append(shrinks, "tables")
+	}
+	return fmt.Sprintf("deleted %s (%s); dropped %v", target, rid, gone), shrinks, nil
 }
 
 // applyRunsDropped keeps only the first run of the first slide paragraph

@@ -83,11 +83,28 @@ func structure(t testing.TB, data []byte) map[string]int {
 		c["rows"] = count(`<w:tr[\s>]`, ps...)
 		c["cells"] = count(`<w:tc[\s>]`, ps...)
 		c["paragraphs"] = count(`<w:p[\s>/]`, ps...)
+		// nested_tables: tables opened while inside a cell.
+		tagRE := regexp.MustCompile(`<(/?)w:(tc|tbl)[\s>/]`)
+		for _, name := range ps {
+			depth := 0
+			for _, m := range tagRE.FindAllSubmatch(parts[name], -1) {
+				switch {
+				case string(m[2]) == "tc" && len(m[1]) == 0:
+					depth++
+				case string(m[2]) == "tc":
+					depth--
+				case string(m[2]) == "tbl" && len(m[1]) == 0 && depth > 0:
+					c["nested_tables"]++
+				}
+			}
+		}
 	case parts["ppt/presentation.xml"] != nil:
 		ss := match(`^ppt/slides/slide\d+\.xml$`)
 		c["slides"] = count(`<p:sldId `, "ppt/presentation.xml")
 		c["paragraphs"] = count(`<a:p[\s>/]`, ss...)
 		c["runs"] = count(`<a:r>`, ss...)
+		c["tables"] = count(`<a:tbl>`, ss...)
+		c["notes"] = len(match(`^ppt/notesSlides/notesSlide\d+\.xml$`))
 	case parts["xl/workbook.xml"] != nil:
 		ds := match(`^xl/drawings/drawing\d+\.xml$`)
 		c["charts"] = count(`<c:chart `, ds...)

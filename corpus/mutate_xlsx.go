@@ -12,10 +12,12 @@ import (
 // SpreadsheetML namespaces: transitional and strict (ISO/IEC 29500-1
 // §18; strict files use the purl.oclc.org namespace).
 const (
-	nsSS       = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
-	nsSSStrict = "http://purl.oclc.org/ooxml/spreadsheetml/main"
-	nsXDR      = "http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing"
-	nsChart    = "http://schemas.openxmlformats.org/drawingml/2006/chart"
+	nsSS          = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+	nsSSStrict    = "http://purl.oclc.org/ooxml/spreadsheetml/main"
+	nsXDR         = "http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing"
+	nsXDRStrict   = "http://purl.oclc.org/ooxml/drawingml/spreadsheetDrawing"
+	nsChart       = "http://schemas.openxmlformats.org/drawingml/2006/chart"
+	nsChartStrict = "http://purl.oclc.org/ooxml/drawingml/chart"
 )
 
 // ss reports whether el is SpreadsheetML element local.
@@ -37,11 +39,13 @@ func ssChildren(el *etree.Element, local string) []*etree.Element {
 	return out
 }
 
-// applyOpenpyxlResave imitates what openpyxl's load_workbook/save loses:
-// drawings (charts, pictures, shapes) are not read, so each worksheet's
-// <drawing> element and relationship are not written, and neither are the
-// drawing, chart and media parts (openpyxl docs, "openpyxl does currently
-// not read all possible items in an Excel file so shapes will be lost").
+// applyOpenpyxlResave imitates what an openpyxl load_workbook/save cycle
+// loses when it does not read a workbook's drawings back (DEFECTS.md;
+// openpyxl's documentation: "openpyxl does currently not read all possible
+// items in an Excel file so shapes will be lost", and charts and images
+// read back only in the forms it models): each sheet's <drawing> element
+// and relationship are not written, and neither are the drawing, chart and
+// media parts.
 func applyOpenpyxlResave(p *zpkg, _ formats.Format) (string, []string, error) {
 	before, err := reachable(p)
 	if err != nil {
@@ -76,8 +80,15 @@ func applyOpenpyxlResave(p *zpkg, _ formats.Format) (string, []string, error) {
 					if err != nil {
 						return "", nil, err
 					}
-					images += len(descendants(ddoc.Root(), nsXDR, "pic"))
-					charts += len(descendants(ddoc.Root(), nsChart, "chart"))
+					walk(ddoc.Root(), func(e *etree.Element) bool {
+						switch ns := e.NamespaceURI(); {
+						case e.Tag == "pic" && (ns == nsXDR || ns == nsXDRStrict):
+							images++
+						case e.Tag == "chart" && (ns == nsChart || ns == nsChartStrict):
+							charts++
+						}
+						return true
+					})
 				}
 				rdoc.Root().RemoveChild(r.el)
 			}
@@ -122,7 +133,7 @@ func hasValue(c *etree.Element) bool {
 // part, that part goes too (openpyxl never writes it): a calc chain naming
 // cells that no longer hold formulas makes Excel repair the file.
 func applyXlsxRowDeleted(p *zpkg, _ formats.Format) (string, []string, error) {
-	sheets, err := xlsxSheetParts(p.read)
+	sheets, err := xlsxWorksheetParts(p.read)
 	if err != nil {
 		return "", nil, err
 	}
@@ -184,7 +195,7 @@ func applyXlsxRowDeleted(p *zpkg, _ formats.Format) (string, []string, error) {
 // applyValueChanged adds one to the first numeric constant of the first
 // worksheet; without one, it changes the first shared string a cell uses.
 func applyValueChanged(p *zpkg, _ formats.Format) (string, []string, error) {
-	sheets, err := xlsxSheetParts(p.read)
+	sheets, err := xlsxWorksheetParts(p.read)
 	if err != nil {
 		return "", nil, err
 	}

@@ -3,6 +3,7 @@ package corpus
 import (
 	"archive/zip"
 	"bytes"
+	"context"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -12,6 +13,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/editaudit/editaudit/formats"
+	"github.com/editaudit/editaudit/formats/inspect"
 )
 
 // testBases synthesizes the example specs and a few small specs built
@@ -136,6 +140,28 @@ func TestPackageSanity(t *testing.T) {
 				checkPresentationOrder(t, parts["ppt/presentation.xml"])
 			}
 		})
+	}
+}
+
+// TestOwnCheckHasNoFatal: the project's own validators find nothing fatal
+// in any synthesized document (the acceptance rule); findings of
+// lower grades are listed.
+func TestOwnCheckHasNoFatal(t *testing.T) {
+	for name, data := range testBases(t) {
+		rep, err := inspect.Bytes(context.Background(), data, name, inspect.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if string(rep.Format) != strings.TrimPrefix(path.Ext(name), ".") {
+			t.Errorf("%s detected as %s", name, rep.Format)
+		}
+		for _, f := range rep.Findings {
+			if f.Grade == formats.Fatal {
+				t.Errorf("%s: %s", name, f)
+			} else {
+				t.Logf("%s: %s", name, f)
+			}
+		}
 	}
 }
 

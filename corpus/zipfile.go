@@ -139,9 +139,13 @@ func (p *zpkg) read(name string) ([]byte, error) {
 	return data, nil
 }
 
-// set replaces an entry's content, or appends a new entry.
+// set replaces an entry's content, or appends a new entry. Setting the
+// content an entry already has leaves it untouched (copied raw).
 func (p *zpkg) set(name string, data []byte) {
 	if e := p.find(name); e != nil {
+		if cur, err := p.read(name); err == nil && bytes.Equal(cur, data) {
+			return
+		}
 		e.data, e.changed = data, true
 		return
 	}
