@@ -327,7 +327,15 @@ func insertInText(p *zpkg, part, ins string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	for _, m := range textNode.FindAllSubmatchIndex(data, -1) {
+	for off := 0; off < len(data); {
+		m := textNode.FindSubmatchIndex(data[off:])
+		if m == nil {
+			break
+		}
+		for i := range m {
+			m[i] += off
+		}
+		off = m[1]
 		if string(data[m[2]:m[3]]) != string(data[m[6]:m[7]]) {
 			continue // open and close tags differ: not a simple text element
 		}

@@ -386,3 +386,21 @@ func checkDefect(t *testing.T, kind string, before, after map[string][]byte) {
 		}
 	}
 }
+
+func BenchmarkApply(b *testing.B) {
+	bases := testBases(b)
+	for _, c := range []struct{ kind, base string }{
+		{"docx.nested-tables-wiped", "contract.docx"},
+		{"pptx.slide-deleted", "deck.pptx"},
+		{"xlsx.openpyxl-resave", "workbook.xlsx"},
+		{"xml.illegal-char", "contract.docx"},
+	} {
+		b.Run(c.kind, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Apply(c.kind, bases[c.base]); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
