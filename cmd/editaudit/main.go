@@ -91,6 +91,7 @@ func commands() []*cli.Command {
 		auditCommand(),
 		baselineCommand(),
 		sanitizeCommand(),
+		corpusCommand(),
 	}
 }
 

@@ -1,0 +1,488 @@
+package corpus
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/editaudit/editaudit/audit"
+	"github.com/editaudit/editaudit/baseline"
+	"github.com/editaudit/editaudit/formats"
+	"github.com/editaudit/editaudit/pixeldiff"
+	"github.com/editaudit/editaudit/reports"
+)
+
+// RunOptions configure RunPairs.
+type RunOptions struct {
+	// Out is the run folder (created): results.jsonl, pairs/, summary.json,
+	// index.html, run.json.
+	Out string
+	// Store is the baseline store shared by every pair, so an original
+	// used by many pairs is inspected and rendered once. Nil: a temporary
+	// store for this call.
+	Store *baseline.Store
+	// Render is the audit's render mode (audit.RenderAuto, On, Off).
+	Render string
+	// Renderer is the one renderer every pair shares (NewRenderer); nil
+	// does not render (with RenderAuto the pages say LibreOffice is
+	// missing).
+	Renderer *pixeldiff.Renderer
+	// Jobs is the number of pairs audited at once (DefaultJobs when 0).
+	Jobs int
+	// Shard selects the pairs of one shard; the zero Shard runs all.
+	Shard Shard
+	// Show is audit.Options.Show: the changed pages drawn per pair.
+	Show int
+	// Limits bound each inspection; zero means defaults.
+	Limits formats.Limits
+	// Source names the manifest (or the two folders) in run.json.
+	Source string
+	// Unpaired are files found in only one of two folders (run.json).
+	Unpaired *Unpaired
+	// Progress, when set, counts the pairs (see StartProgress).
+	Progress *Progress
+	// SyncEvery is how often results.jsonl is fsynced and run.json
+	// updated (default 2s). Every line is written whole as soon as its
+	// pair is done, so a killed process loses nothing already written.
+	SyncEvery time.Duration
+}
+
+// cancelGrace is how long a cancelled run waits for its pairs in flight.
+const cancelGrace = 5 * time.Second
+
+// DefaultJobs is the default number of pairs audited at once: one per CPU
+// without rendering; with a renderer, enough pairs in flight to fill the
+// LibreOffice pool's batches while the CPUs compare pages.
+func DefaultJobs(rendering bool) int {
+	n := runtime.NumCPU()
+	if rendering {
+		return min(max(4*n, 8), 32)
+	}
+	return n
+}
+
+// RunStats is what one RunPairs did.
+type RunStats struct {
+	// Selected pairs (after sharding), Audited and Failed by this call,
+	// Skipped because results.jsonl already held their result.
+	Selected, Audited, Failed, Skipped int
+	// Cancelled: the context ended before every pair was done; the pairs
+	// in flight were abandoned (not written) and are audited on resume.
+	Cancelled bool
+}
+
+// NewRenderer starts the renderer a corpus run shares for mode: nil for
+// audit.RenderOff, and for audit.RenderAuto when LibreOffice is missing;
+// pixeldiff.ErrNoRenderer for audit.RenderOn when it is missing. The pool
+// runs min(NumCPU, 4) LibreOffice processes. The returned func closes it.
+func NewRenderer(ctx context.Context, mode string) (*pixeldiff.Renderer, func(), error) {
+	if mode == "" || mode == audit.RenderOff {
+		return nil, func() {}, nil
+	}
+	pool, err := pixeldiff.NewPool(ctx, pixeldiff.PoolOptions{Workers: min(runtime.NumCPU(), 4)})
+	if err != nil {
+		if errors.Is(err, pixeldiff.ErrNoRenderer) && mode == audit.RenderAuto {
+			return nil, func() {}, nil
+		}
+		return nil, nil, err
+	}
+	r := &pixeldiff.Renderer{Pool: pool, Raster: pixeldiff.NewPdftoppm()}
+	return r, func() { pool.Close() }, nil
+}
+
+// RunPairs audits pairs into opts.Out. Each pair's result is appended to
+// results.jsonl as one whole line as soon as it is done; a pair the tool
+// cannot audit is recorded with its error and never stops the run. A pair
+// whose valid result is already in results.jsonl with the same input
+// hashes, toolchain key, render mode and engine is skipped, so re-running
+// the same command resumes. At the end (also when ctx is cancelled)
+// results.jsonl is compacted to one line per pair, and summary.json,
+// index.html and run.json are written.
+//
+// The error is for the run itself (the folder cannot be written); ctx's
+// cancellation is reported in RunStats.Cancelled, not as an error.
+func RunPairs(ctx context.Context, pairs []Pair, opts RunOptions) (*RunStats, error) {
+	if opts.Out == "" {
+		return nil, errors.New("corpus: no output folder")
+	}
+	if err := os.MkdirAll(filepath.Join(opts.Out, PairsDir), 0o755); err != nil {
+		return nil, err
+	}
+	sel := opts.Shard.Select(pairs)
+	inSel := make(map[string]bool, len(sel))
+	for _, p := range sel {
+		if inSel[p.ID] {
+			return nil, fmt.Errorf("corpus: pair id %q appears twice", p.ID)
+		}
+		inSel[p.ID] = true
+	}
+	if opts.Store == nil {
+		dir, err := os.MkdirTemp("", "editaudit-store-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(dir)
+		if opts.Store, err = baseline.OpenStore(dir); err != nil {
+			return nil, err
+		}
+	}
+	// Drop what a killed run left (a torn last line, superseded lines) and
+	// learn what is done.
+	done, err := compactResults(opts.Out, func(id string) bool { return inSel[id] })
+	if err != nil {
+		return nil, err
+	}
+	ri, err := ReadRunInfo(opts.Out)
+	if err != nil || ri == nil {
+		ri = &RunInfo{}
+	}
+	host, _ := os.Hostname()
+	ri.Schema, ri.Source, ri.Selected, ri.Unpaired = RunSchema, opts.Source, len(sel), opts.Unpaired
+	ri.Shards = nil
+	if opts.Shard.N > 1 {
+		ri.Shards = []string{opts.Shard.String()}
+	}
+	jobs := opts.Jobs
+	if jobs <= 0 {
+		jobs = DefaultJobs(opts.Renderer != nil)
+	}
+	now := time.Now()
+	ri.Sessions = append(ri.Sessions, Session{Shard: opts.Shard.String(), Host: host, Jobs: jobs, Render: opts.Render, Started: now, Updated: now})
+	sess := &ri.Sessions[len(ri.Sessions)-1]
+	if err := writeRunInfo(opts.Out, ri); err != nil {
+		return nil, err
+	}
+
+	f, err := os.OpenFile(filepath.Join(opts.Out, ResultsFile), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	r := &runner{
+		opts:      opts,
+		done:      done,
+		hashes:    map[string]string{},
+		toolchain: baseline.ToolchainKey(ctx, opts.Renderer),
+		engine:    baseline.EngineVersion(),
+		progress:  opts.Progress,
+	}
+	if r.progress == nil {
+		r.progress = NewProgress(len(sel))
+	}
+	stats := &RunStats{Selected: len(sel)}
+
+	// Workers audit; one writer appends lines, fsyncs periodically and
+	// keeps run.json current.
+	work := make(chan Pair)
+	out := make(chan *Record, jobs)
+	var wg sync.WaitGroup
+	for range jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for p := range work {
+				if rec := r.pair(ctx, p); rec != nil {
+					select {
+					case out <- rec:
+					case <-ctx.Done(): // abandoned with the run
+					}
+				}
+			}
+		}()
+	}
+	go func() {
+		defer close(work)
+		for _, p := range sel {
+			select {
+			case work <- p:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(out) }()
+
+	syncEvery := opts.SyncEvery
+	if syncEvery <= 0 {
+		syncEvery = 2 * time.Second
+	}
+	tick := time.NewTicker(syncEvery)
+	defer tick.Stop()
+	var werr error
+	dirty := false
+	// After cancellation the pairs in flight get cancelGrace to notice and
+	// clean up; one stuck in a system call (a hung network file system) is
+	// abandoned rather than holding the run open.
+	var grace <-chan time.Time
+	ctxDone := ctx.Done()
+	for out != nil {
+		select {
+		case <-ctxDone:
+			ctxDone = nil
+			grace = time.After(cancelGrace)
+		case <-grace:
+			out = nil
+		case rec, ok := <-out:
+			if !ok {
+				out = nil
+				break
+			}
+			if werr != nil {
+				continue // drain; the run has already failed
+			}
+			line, err := marshalLine(rec)
+			if err != nil {
+				rec = failedRecord(rec, fmt.Errorf("encoding the result: %w", err))
+				line, _ = marshalLine(rec)
+			}
+			if _, err := f.Write(line); err != nil {
+				werr = fmt.Errorf("corpus: writing %s: %w", ResultsFile, err)
+				continue
+			}
+			dirty = true
+			r.progress.add(rec)
+			if rec.Failed() {
+				stats.Failed++
+			} else {
+				stats.Audited++
+			}
+		case <-tick.C:
+			if dirty {
+				_ = f.Sync()
+				dirty = false
+			}
+			sess.Audited, sess.Failed, sess.Skipped, sess.Updated = stats.Audited, stats.Failed, int(r.skipped()), time.Now()
+			_ = writeRunInfo(opts.Out, ri)
+		}
+	}
+	serr := f.Sync()
+	cerr := f.Close()
+	if werr == nil {
+		werr = errors.Join(serr, cerr)
+	}
+	stats.Skipped = int(r.skipped())
+	stats.Cancelled = ctx.Err() != nil
+	sess.Audited, sess.Failed, sess.Skipped, sess.Updated = stats.Audited, stats.Failed, stats.Skipped, time.Now()
+	sess.Finished, sess.Cancelled = !stats.Cancelled && werr == nil, stats.Cancelled
+	if werr != nil {
+		_ = writeRunInfo(opts.Out, ri)
+		return stats, werr
+	}
+	if _, err := compactResults(opts.Out, func(id string) bool { return inSel[id] }); err != nil {
+		return stats, err
+	}
+	if err := writeRunInfo(opts.Out, ri); err != nil {
+		return stats, err
+	}
+	if err := WriteOutputs(opts.Out); err != nil {
+		return stats, err
+	}
+	return stats, nil
+}
+
+// runner is the state the workers of one RunPairs share.
+type runner struct {
+	opts      RunOptions
+	done      map[string]resumeKey // read-only after start
+	toolchain string
+	engine    string
+	progress  *Progress
+
+	mu      sync.Mutex
+	hashes  map[string]string // path → sha256 (originals are shared)
+	locks   keyLocks
+	skipMu  sync.Mutex
+	skipCnt int64
+}
+
+func (r *runner) skipped() int64 {
+	r.skipMu.Lock()
+	defer r.skipMu.Unlock()
+	return r.skipCnt
+}
+
+// pair audits one pair; nil when it was skipped (already done) or
+// abandoned (ctx cancelled while in flight).
+func (r *runner) pair(ctx context.Context, p Pair) (rec *Record) {
+	if ctx.Err() != nil {
+		return nil
+	}
+	start := time.Now()
+	rec = &Record{ID: p.ID, Group: p.Group, ToolchainKey: r.toolchain, Render: r.opts.Render, Engine: r.engine}
+	rec.Schema = audit.Schema
+	rec.Original.Path, rec.Edited.Path = p.Original, p.Edited
+	defer func() {
+		// A validator bug on one hostile document must not stop the batch.
+		if v := recover(); v != nil {
+			rec = failedRecord(rec, fmt.Errorf("panic: %v\n%s", v, debug.Stack()))
+			rec.Timings.Total = time.Since(start).Milliseconds()
+		}
+	}()
+	shaO, err := r.hash(p.Original, true)
+	if err != nil {
+		return failedRecord(rec, err)
+	}
+	rec.Original.SHA256 = shaO
+	shaE, err := r.hash(p.Edited, false)
+	if err != nil {
+		return failedRecord(rec, err)
+	}
+	rec.Edited.SHA256 = shaE
+	if k, ok := r.done[p.ID]; ok && k == rec.key() {
+		r.skipMu.Lock()
+		r.skipCnt++
+		r.skipMu.Unlock()
+		r.progress.skip()
+		return nil
+	}
+	dir := PairDir(p.ID)
+	outDir := filepath.Join(r.opts.Out, filepath.FromSlash(dir))
+	if err := os.RemoveAll(outDir); err != nil { // a stale result's images
+		return failedRecord(rec, err)
+	}
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		return failedRecord(rec, err)
+	}
+
+	// The original's snapshot, made once: pairs sharing an original wait
+	// for the first to store it and then load it (the store alone would
+	// let concurrent pairs all miss and all render it).
+	t0 := time.Now()
+	unlock := r.locks.lock(shaO)
+	snap, hit, err := r.opts.Store.Snapshot(ctx, p.Original, shaO, baseline.Options{Renderer: r.opts.Renderer, Limits: r.opts.Limits})
+	unlock()
+	if err != nil {
+		if ctx.Err() != nil {
+			os.RemoveAll(outDir)
+			return nil
+		}
+		return failedRecord(rec, fmt.Errorf("the original's baseline: %w", err))
+	}
+	_ = snap.Close()
+	t1 := time.Now()
+	res, err := audit.Files(ctx, p.Original, p.Edited, audit.Options{
+		Render: r.opts.Render, Renderer: r.opts.Renderer, Store: r.opts.Store,
+		Show: r.opts.Show, OutDir: outDir, Limits: r.opts.Limits,
+	})
+	t2 := time.Now()
+	if err != nil {
+		if ctx.Err() != nil {
+			os.RemoveAll(outDir)
+			return nil
+		}
+		return failedRecord(rec, err)
+	}
+	// The pair's own HTML report (images embedded from memory), then the
+	// image paths made relative to the run folder and the bytes dropped.
+	rep := filepath.Join(outDir, "report.html")
+	if err := replaceFile(rep, false, func(w io.Writer) error { return reports.WriteHTML(w, res, reports.HTMLOptions{}) }); err != nil {
+		return failedRecord(rec, fmt.Errorf("writing the report: %w", err))
+	}
+	for i := range res.Pages.Shown {
+		s := &res.Pages.Shown[i]
+		s.JPEG = nil
+		if s.Image != "" {
+			s.Image = dir + "/" + s.Image
+		}
+	}
+	if res.RejectedCopy != "" {
+		res.RejectedCopy = dir + "/" + filepath.ToSlash(res.RejectedCopy)
+	}
+	rec.Result = *res
+	rec.Report = dir + "/report.html"
+	rec.Timings = Timings{Baseline: t1.Sub(t0).Milliseconds(), Audit: t2.Sub(t1).Milliseconds(), Total: time.Since(start).Milliseconds(), BaselineHit: hit}
+	rec.normalize()
+	return rec
+}
+
+// failedRecord marks rec as not audited, keeping what it knows.
+func failedRecord(rec *Record, err error) *Record {
+	id, group, o, e := rec.ID, rec.Group, rec.Original, rec.Edited
+	tk, rm, eng, tm := rec.ToolchainKey, rec.Render, rec.Engine, rec.Timings
+	*rec = Record{ID: id, Group: group, ToolchainKey: tk, Render: rm, Engine: eng, Timings: tm}
+	rec.Schema = audit.Schema
+	rec.Original, rec.Edited = o, e
+	rec.Error = err.Error()
+	rec.normalize()
+	return rec
+}
+
+// hash returns the sha256 of a file; originals' hashes are remembered
+// (they are shared by many pairs).
+func (r *runner) hash(path string, remember bool) (string, error) {
+	if remember {
+		r.mu.Lock()
+		h, ok := r.hashes[path]
+		r.mu.Unlock()
+		if ok {
+			return h, nil
+		}
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return "", err
+	}
+	if !st.Mode().IsRegular() {
+		return "", fmt.Errorf("%s is not a regular file", path)
+	}
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	sum := hex.EncodeToString(h.Sum(nil))
+	if remember {
+		r.mu.Lock()
+		r.hashes[path] = sum
+		r.mu.Unlock()
+	}
+	return sum, nil
+}
+
+// keyLocks is a per-key mutex: lock(k) blocks while another holder of k
+// runs. Entries are removed when their last holder unlocks.
+type keyLocks struct {
+	mu sync.Mutex
+	m  map[string]*keyLock
+}
+
+type keyLock struct {
+	mu   sync.Mutex
+	refs int
+}
+
+func (l *keyLocks) lock(key string) (unlock func()) {
+	l.mu.Lock()
+	if l.m == nil {
+		l.m = map[string]*keyLock{}
+	}
+	k := l.m[key]
+	if k == nil {
+		k = &keyLock{}
+		l.m[key] = k
+	}
+	k.refs++
+	l.mu.Unlock()
+	k.mu.Lock()
+	return func() {
+		k.mu.Unlock()
+		l.mu.Lock()
+		k.refs--
+		if k.refs == 0 {
+			delete(l.m, key)
+		}
+		l.mu.Unlock()
+	}
+}

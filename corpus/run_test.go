@@ -1,0 +1,632 @@
+package corpus
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/editaudit/editaudit/audit"
+	"github.com/editaudit/editaudit/baseline"
+	"github.com/editaudit/editaudit/formats"
+)
+
+// labelled is a generated corpus: pairs and, per id, the outcome the
+// injector promised. A pair without an expectation must fail (missing
+// input).
+type labelled struct {
+	pairs     []Pair
+	expect    map[string]Expectation
+	originals map[string]bool // distinct originals that exist
+}
+
+// specOriginals synthesizes every examples/specs spec twice (as is, and
+// with another title, so that two originals share their content but not
+// their bytes) into dir.
+func specOriginals(t testing.TB, dir string) map[string][]byte {
+	t.Helper()
+	specs, err := filepath.Glob(filepath.Join("..", "examples", "specs", "*.json"))
+	if err != nil || len(specs) == 0 {
+		t.Fatalf("no specs: %v", err)
+	}
+	out := map[string][]byte{}
+	for _, sp := range specs {
+		for v, suffix := range []string{"", " (v2)"} {
+			f, err := os.Open(sp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			spec, err := ParseSpec(f)
+			f.Close()
+			if err != nil {
+				t.Fatalf("%s: %v", sp, err)
+			}
+			spec.Title += suffix
+			data, err := Synthesize(spec)
+			if err != nil {
+				t.Fatalf("%s: %v", sp, err)
+			}
+			name := fmt.Sprintf("%s-v%d.%s", strings.TrimSuffix(filepath.Base(sp), ".json"), v+1, spec.Format)
+			if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out[name] = data
+		}
+	}
+	return out
+}
+
+// buildLabelled makes the pairs: every mutation kind applicable to each
+// generated original, an unchanged copy of each, one pair whose original
+// is missing, and (with EDITAUDIT_CORPUS) real files with known damage.
+func buildLabelled(t testing.TB, dir string) *labelled {
+	t.Helper()
+	l := &labelled{expect: map[string]Expectation{}, originals: map[string]bool{}}
+	origs := specOriginals(t, dir)
+	names := make([]string, 0, len(origs))
+	for n := range origs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	add := func(id, group, orig string, data []byte, exp *Expectation) {
+		ed := filepath.Join(dir, "edited", id+filepath.Ext(orig))
+		if err := os.MkdirAll(filepath.Dir(ed), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(ed, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		l.pairs = append(l.pairs, Pair{ID: id, Group: group, Original: orig, Edited: ed})
+		if exp != nil {
+			l.expect[id] = *exp
+			l.originals[orig] = true
+		}
+	}
+	for _, name := range names {
+		orig := filepath.Join(dir, name)
+		format := strings.TrimPrefix(filepath.Ext(name), ".")
+		add(strings.TrimSuffix(name, filepath.Ext(name))+"~same", format, orig, origs[name], &Expectation{})
+		for _, m := range Mutations() {
+			a, err := Apply(m.Kind, origs[name])
+			if errors.Is(err, ErrNotApplicable) {
+				continue
+			}
+			if err != nil {
+				t.Fatalf("%s on %s: %v", m.Kind, name, err)
+			}
+			add(strings.TrimSuffix(name, filepath.Ext(name))+"~"+m.Kind, format, orig, a.Data, &a.Expect)
+		}
+	}
+	l.pairs = append(l.pairs, Pair{ID: "missing-original", Group: "docx", Original: filepath.Join(dir, "no-such.docx"), Edited: l.pairs[0].Edited})
+	if root := os.Getenv("EDITAUDIT_CORPUS"); root != "" {
+		real := []struct {
+			file  string
+			kinds []string
+		}{
+			{"docx/docxtemplater_table-in-table-corruption.docx", []string{"docx.nested-tables-wiped", "docx.row-deleted"}},
+			{"docx/docx4j_tables.docx", []string{"docx.row-deleted", "xml.illegal-char"}},
+			{"docx/oxsdk_complex-table-nested8.docx", []string{"docx.nested-tables-wiped"}},
+			{"pptx/oxsdk_typical-deck.pptx", []string{"pptx.slide-deleted", "pptx.runs-dropped", "rels.target-missing"}},
+			{"xlsx/openpyxl_charts.xlsx", []string{"xlsx.openpyxl-resave"}},
+			{"xlsx/onlyoffice_sample.xlsx", []string{"xlsx.value-changed", "ct.no-type", "xlsx.openpyxl-resave"}},
+		}
+		for _, r := range real {
+			orig := filepath.Join(root, filepath.FromSlash(r.file))
+			data, err := os.ReadFile(orig)
+			if err != nil {
+				t.Fatalf("EDITAUDIT_CORPUS: %v", err)
+			}
+			for _, k := range r.kinds {
+				a, err := Apply(k, data)
+				if err != nil {
+					t.Fatalf("%s on %s: %v", k, r.file, err)
+				}
+				add("real~"+strings.TrimSuffix(filepath.Base(r.file), filepath.Ext(r.file))+"~"+k, "real", orig, a.Data, &a.Expect)
+			}
+		}
+	}
+	return l
+}
+
+// checkOutcome asserts the injector's promise on one result line.
+func checkOutcome(t *testing.T, rec *Record, exp Expectation, rendered bool) {
+	t.Helper()
+	if rec.Failed() {
+		t.Errorf("%s: failed: %s", rec.ID, rec.Error)
+		return
+	}
+	if rec.Blocked != exp.Blocked {
+		t.Errorf("%s: blocked=%v, want %v (new findings %v)", rec.ID, rec.Blocked, exp.Blocked, codesOf(rec.NewFindings))
+	}
+	if exp.Code != "" {
+		found := false
+		for _, f := range rec.NewFindings {
+			found = found || f.Code == exp.Code && f.Grade == exp.Grade
+		}
+		if !found {
+			t.Errorf("%s: no new %s %s among %v", rec.ID, exp.Grade, exp.Code, codesOf(rec.NewFindings))
+		}
+	}
+	if !exp.Blocked && formats.HasFatal(rec.NewFindings) {
+		t.Errorf("%s: a new fatal finding on an edit that must pass: %v", rec.ID, codesOf(rec.NewFindings))
+	}
+	var shrunk []string
+	for _, s := range rec.Structure.Shrunk {
+		shrunk = append(shrunk, s.Metric)
+	}
+	sort.Strings(shrunk)
+	want := append([]string(nil), exp.Shrinks...)
+	sort.Strings(want)
+	if exp.Blocked {
+		// A part that no longer parses counts as empty, so a blocked file
+		// may show more loss; the promised metrics must be there.
+		for _, m := range want {
+			if !containsStr(shrunk, m) {
+				t.Errorf("%s: %s did not shrink (shrunk: %v)", rec.ID, m, shrunk)
+			}
+		}
+	} else if strings.Join(shrunk, ",") != strings.Join(want, ",") {
+		t.Errorf("%s: shrunk %v, want exactly %v", rec.ID, shrunk, want)
+	}
+	if !rendered {
+		if rec.Pages.Status != audit.PagesOff {
+			t.Errorf("%s: pages.status %q, want off", rec.ID, rec.Pages.Status)
+		}
+		return
+	}
+	if exp.Blocked {
+		return // the renderer shows what it salvages; not promised
+	}
+	if rec.Pages.Status != audit.PagesOK {
+		t.Errorf("%s: pages.status %q (%s)", rec.ID, rec.Pages.Status, rec.Pages.Message)
+		return
+	}
+	changed := len(rec.Pages.Changed)+len(rec.Pages.Inserted)+len(rec.Pages.Deleted)+len(rec.Pages.Reflowed) > 0
+	if changed != exp.PagesChange {
+		t.Errorf("%s: pages changed=%v, want %v (%+v)", rec.ID, changed, exp.PagesChange, rec.Pages)
+	}
+}
+
+func codesOf(fs []formats.Finding) []string {
+	var out []string
+	for _, f := range fs {
+		out = append(out, string(f.Grade)+" "+f.Code)
+	}
+	return out
+}
+
+func containsStr(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// readAll reads every record of a run folder by id, failing on a torn or
+// duplicated line (results.jsonl must be clean after a run).
+func readAll(t *testing.T, runDir string) map[string]*Record {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(runDir, ResultsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) > 0 && b[len(b)-1] != '\n' {
+		t.Fatalf("%s ends with a torn line", ResultsFile)
+	}
+	out := map[string]*Record{}
+	for i, line := range bytes.Split(bytes.TrimSuffix(b, []byte("\n")), []byte("\n")) {
+		if len(line) == 0 {
+			continue
+		}
+		var r Record
+		if err := json.Unmarshal(line, &r); err != nil {
+			t.Fatalf("line %d: %v", i+1, err)
+		}
+		if _, dup := out[r.ID]; dup {
+			t.Fatalf("id %q twice in %s", r.ID, ResultsFile)
+		}
+		out[r.ID] = &r
+	}
+	return out
+}
+
+func openTestStore(t *testing.T) *baseline.Store {
+	t.Helper()
+	s, err := baseline.OpenStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestRunLabelledCorpus runs the generated (and, with EDITAUDIT_CORPUS,
+// real) pairs without rendering and checks each pair's known outcome, the
+// outputs, the shared baseline, resuming, and three shards merged.
+func TestRunLabelledCorpus(t *testing.T) {
+	dir := t.TempDir()
+	l := buildLabelled(t, dir)
+	if len(l.pairs) < 40 {
+		t.Fatalf("only %d pairs", len(l.pairs))
+	}
+	ctx := context.Background()
+	store := openTestStore(t)
+	out := filepath.Join(dir, "run")
+	opts := RunOptions{Out: out, Store: store, Render: audit.RenderOff, Jobs: 3, Source: "test"}
+	st, err := RunPairs(ctx, l.pairs, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Selected != len(l.pairs) || st.Audited != len(l.pairs)-1 || st.Failed != 1 || st.Skipped != 0 || st.Cancelled {
+		t.Fatalf("stats %+v for %d pairs", st, len(l.pairs))
+	}
+	recs := readAll(t, out)
+	if len(recs) != len(l.pairs) {
+		t.Fatalf("%d lines for %d pairs", len(recs), len(l.pairs))
+	}
+	made := 0
+	blocked := 0
+	for _, p := range l.pairs {
+		rec := recs[p.ID]
+		if rec == nil {
+			t.Errorf("%s: no line", p.ID)
+			continue
+		}
+		if rec.Group != p.Group || rec.Schema != audit.Schema || rec.ToolchainKey != "norender" || rec.Render != audit.RenderOff || rec.Engine == "" {
+			t.Errorf("%s: id fields %q %q %q %q %q", p.ID, rec.Group, rec.Schema, rec.ToolchainKey, rec.Render, rec.Engine)
+		}
+		exp, ok := l.expect[p.ID]
+		if !ok {
+			if !rec.Failed() || !strings.Contains(rec.Error, "no-such.docx") {
+				t.Errorf("%s: want a failure naming the missing file, got %q", p.ID, rec.Error)
+			}
+			continue
+		}
+		checkOutcome(t, rec, exp, false)
+		if exp.Blocked {
+			blocked++
+		}
+		if !rec.Timings.BaselineHit {
+			made++
+		}
+		if rec.Report != PairDir(p.ID)+"/report.html" {
+			t.Errorf("%s: report %q", p.ID, rec.Report)
+		} else if b, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(rec.Report))); err != nil || !bytes.Contains(b, []byte("<!DOCTYPE html>")) {
+			t.Errorf("%s: report: %v", p.ID, err)
+		}
+	}
+	// Every original was inspected once, however many pairs share it.
+	if made != len(l.originals) {
+		t.Errorf("%d baselines made for %d distinct originals", made, len(l.originals))
+	}
+
+	s, err := ReadSummary(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Overall.Pairs != len(l.pairs) || s.Overall.Failed != 1 || s.Overall.Blocked != blocked || s.Pending != 0 || s.Selected != len(l.pairs) {
+		t.Errorf("summary overall %+v (selected %d pending %d), want %d pairs, 1 failed, %d blocked", s.Overall, s.Selected, s.Pending, len(l.pairs), blocked)
+	}
+	if want := roundRate(float64(blocked) / float64(len(l.pairs)-1)); s.Overall.BlockedRate != want {
+		t.Errorf("blocked rate %v, want %v", s.Overall.BlockedRate, want)
+	}
+	if len(s.Groups) < 4 {
+		t.Errorf("groups %d", len(s.Groups))
+	}
+	idx, err := os.ReadFile(filepath.Join(out, IndexFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range l.pairs[:5] {
+		if !bytes.Contains(idx, []byte(`href="`+PairDir(p.ID)+`/report.html"`)) {
+			t.Errorf("index.html lacks a link to %s", p.ID)
+		}
+	}
+	if bytes.Contains(idx, []byte("http://")) || bytes.Contains(idx, []byte("https://")) || bytes.Contains(idx, []byte(" src=")) {
+		t.Error("index.html loads something from outside")
+	}
+
+	t.Run("resume skips what is done", func(t *testing.T) {
+		st, err := RunPairs(ctx, l.pairs, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Skipped != len(l.pairs)-1 || st.Audited != 0 || st.Failed != 1 {
+			t.Errorf("stats %+v", st)
+		}
+		if n := len(readAll(t, out)); n != len(l.pairs) {
+			t.Errorf("%d lines after resume", n)
+		}
+	})
+
+	t.Run("a changed input is audited again and replaces its line", func(t *testing.T) {
+		p := l.pairs[1]
+		data, err := os.ReadFile(p.Original)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p.Edited, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		defer func() {
+			// Restore the labelled edit for the subtests that follow.
+			exp := l.expect[p.ID]
+			kind := strings.SplitN(p.ID, "~", 2)[1]
+			a, err := Apply(kind, data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_ = os.WriteFile(p.Edited, a.Data, 0o644)
+			if !reflect.DeepEqual(a.Expect, exp) {
+				t.Fatalf("expectation changed")
+			}
+		}()
+		st, err := RunPairs(ctx, l.pairs, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Audited != 1 || st.Skipped != len(l.pairs)-2 {
+			t.Errorf("stats %+v", st)
+		}
+		recs := readAll(t, out)
+		if r := recs[p.ID]; r == nil || r.Blocked || len(r.NewFindings) != 0 || len(r.Structure.Shrunk) != 0 {
+			t.Errorf("%s after the edit was undone: %+v", p.ID, r)
+		}
+	})
+
+	t.Run("a torn last line is dropped", func(t *testing.T) {
+		f, err := os.OpenFile(filepath.Join(out, ResultsFile), os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.WriteString(`{"id":"` + l.pairs[2].ID + `","schema":"editaudit.au`); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		// Readers ignore it already.
+		n := 0
+		if err := ReadResults(out, func(*Record) error { n++; return nil }); err != nil || n != len(l.pairs) {
+			t.Errorf("ReadResults: %d records, %v", n, err)
+		}
+		st, err := RunPairs(ctx, l.pairs, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Skipped < len(l.pairs)-2 {
+			t.Errorf("stats %+v", st)
+		}
+		readAll(t, out) // fails on a torn line or a duplicate
+	})
+
+	t.Run("shards 1/3 2/3 3/3 merged equal the whole run", func(t *testing.T) {
+		// The whole run again, cleanly, as the reference.
+		whole := filepath.Join(dir, "whole")
+		if _, err := RunPairs(ctx, l.pairs, RunOptions{Out: whole, Store: store, Render: audit.RenderOff, Jobs: 2, Source: "test"}); err != nil {
+			t.Fatal(err)
+		}
+		var shardDirs []string
+		total := 0
+		for k := 1; k <= 3; k++ {
+			d := filepath.Join(dir, fmt.Sprintf("shard-%d", k))
+			st, err := RunPairs(ctx, l.pairs, RunOptions{Out: d, Store: store, Render: audit.RenderOff, Jobs: 2, Shard: Shard{K: k, N: 3}, Source: "test"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.Selected == 0 || st.Selected == len(l.pairs) {
+				t.Errorf("shard %d/3 selected %d of %d", k, st.Selected, len(l.pairs))
+			}
+			total += st.Selected
+			shardDirs = append(shardDirs, d)
+		}
+		if total != len(l.pairs) {
+			t.Errorf("shards hold %d pairs, want %d", total, len(l.pairs))
+		}
+		merged := filepath.Join(dir, "merged")
+		ms, err := Merge(merged, shardDirs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ms.Pairs != len(l.pairs) || ms.Duplicates != 0 {
+			t.Errorf("merge %+v", ms)
+		}
+		a, b := readAll(t, whole), readAll(t, merged)
+		if len(a) != len(b) {
+			t.Fatalf("%d results merged, %d whole", len(b), len(a))
+		}
+		for id, ra := range a {
+			rb := b[id]
+			if rb == nil {
+				t.Errorf("%s missing from the merge", id)
+				continue
+			}
+			ra.Timings, rb.Timings = Timings{}, Timings{}
+			ja, _ := json.Marshal(ra)
+			jb, _ := json.Marshal(rb)
+			if !bytes.Equal(ja, jb) {
+				t.Errorf("%s differs:\n whole  %s\n merged %s", id, ja, jb)
+			}
+			if _, err := os.Stat(filepath.Join(merged, filepath.FromSlash(rb.Report))); rb.Report != "" && err != nil {
+				t.Errorf("%s: merged report: %v", id, err)
+			}
+		}
+		sa, err := ReadSummary(whole)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sb, err := ReadSummary(merged)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range []*Summary{sa, sb} {
+			s.Throughput = Throughput{}
+			s.Overall.Timing = Dist{}
+			for i := range s.Groups {
+				s.Groups[i].Timing = Dist{}
+			}
+		}
+		if !reflect.DeepEqual(sa, sb) {
+			ja, _ := json.MarshalIndent(sa, "", " ")
+			jb, _ := json.MarshalIndent(sb, "", " ")
+			t.Errorf("summaries differ:\nwhole  %s\nmerged %s", ja, jb)
+		}
+		if ri, err := ReadRunInfo(merged); err != nil || len(ri.Sessions) != 3 || ri.Selected != len(l.pairs) {
+			t.Errorf("merged run.json %+v %v", ri, err)
+		}
+		// Merging into a folder that holds results is refused; so is a
+		// conflicting result for one id.
+		if _, err := Merge(merged, shardDirs); err == nil {
+			t.Error("merge into a run folder: no error")
+		}
+		if _, err := Merge(filepath.Join(dir, "m2"), []string{whole, out}); !errors.Is(err, ErrMergeConflict) && err != nil {
+			t.Errorf("merge of two whole runs: %v", err)
+		}
+	})
+}
+
+// TestRunCancelled: a cancelled run writes only whole lines, marks its
+// session cancelled, and a resume finishes without duplicates.
+func TestRunCancelled(t *testing.T) {
+	dir := t.TempDir()
+	l := buildLabelled(t, dir)
+	store := openTestStore(t)
+	out := filepath.Join(dir, "run")
+	ctx, cancel := context.WithCancel(context.Background())
+	prog := NewProgress(len(l.pairs))
+	go func() {
+		for prog.Snapshot().Done < 5 {
+			time.Sleep(time.Millisecond)
+		}
+		cancel()
+	}()
+	st, err := RunPairs(ctx, l.pairs, RunOptions{Out: out, Store: store, Render: audit.RenderOff, Jobs: 1, Progress: prog})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !st.Cancelled || st.Audited+st.Failed >= len(l.pairs) {
+		t.Fatalf("stats %+v: not cancelled mid-run", st)
+	}
+	done := readAll(t, out)
+	ri, err := ReadRunInfo(out)
+	if err != nil || len(ri.Sessions) != 1 || !ri.Sessions[0].Cancelled || ri.Sessions[0].Finished {
+		t.Errorf("run.json after cancel: %+v %v", ri, err)
+	}
+	st, err = RunPairs(context.Background(), l.pairs, RunOptions{Out: out, Store: store, Render: audit.RenderOff, Jobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Skipped != len(done)-1 && st.Skipped != len(done) { // the failed pair is retried
+		t.Errorf("resume skipped %d, %d were done", st.Skipped, len(done))
+	}
+	if n := len(readAll(t, out)); n != len(l.pairs) {
+		t.Errorf("%d lines after resume, want %d", n, len(l.pairs))
+	}
+}
+
+// TestRunRendered renders a handful of pairs through one shared pool and
+// checks the pages outcome, the images on disk and that nothing is left
+// behind.
+func TestRunRendered(t *testing.T) {
+	if _, err := exec.LookPath("soffice"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("soffice missing under CI")
+		}
+		t.Skip("soffice not installed")
+	}
+	if testing.Short() {
+		t.Skip("renders documents")
+	}
+	dir := t.TempDir()
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	origs := specOriginals(t, dir)
+	want := map[string][]string{
+		"contract-v1.docx": {"docx.word-replaced", "docx.page-break-top", "zip.repacked", "docx.row-deleted"},
+		"deck-v1.pptx":     {"pptx.slide-deleted"},
+		"workbook-v1.xlsx": {"xlsx.value-changed"},
+	}
+	var pairs []Pair
+	expect := map[string]Expectation{}
+	for name, kinds := range want {
+		for _, k := range kinds {
+			a, err := Apply(k, origs[name])
+			if err != nil {
+				t.Fatal(err)
+			}
+			id := strings.TrimSuffix(name, filepath.Ext(name)) + "~" + k
+			ed := filepath.Join(dir, id+filepath.Ext(name))
+			if err := os.WriteFile(ed, a.Data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			pairs = append(pairs, Pair{ID: id, Original: filepath.Join(dir, name), Edited: ed})
+			expect[id] = a.Expect
+		}
+	}
+	ctx := context.Background()
+	r, closeR, err := NewRenderer(ctx, audit.RenderOn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "run")
+	st, err := RunPairs(ctx, pairs, RunOptions{Out: out, Store: openTestStore(t), Render: audit.RenderOn, Renderer: r})
+	closeR()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Audited != len(pairs) {
+		t.Fatalf("stats %+v", st)
+	}
+	raw, err := os.ReadFile(filepath.Join(out, ResultsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(raw, []byte("/9j/")) || bytes.Contains(raw, []byte("base64")) {
+		t.Error("results.jsonl holds image bytes")
+	}
+	recs := readAll(t, out)
+	shown := 0
+	for id, exp := range expect {
+		rec := recs[id]
+		if rec == nil {
+			t.Errorf("%s: no line", id)
+			continue
+		}
+		checkOutcome(t, rec, exp, true)
+		if rec.ToolchainKey == "norender" || rec.Pages.Toolchain == "" {
+			t.Errorf("%s: toolchain %q / %q", id, rec.ToolchainKey, rec.Pages.Toolchain)
+		}
+		for _, s := range rec.Pages.Shown {
+			shown++
+			if !strings.HasPrefix(s.Image, PairDir(id)+"/pages/") {
+				t.Errorf("%s: image %q not under its pair folder", id, s.Image)
+			}
+			if b, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(s.Image))); err != nil || len(b) < 100 || b[0] != 0xFF || b[1] != 0xD8 {
+				t.Errorf("%s: image %s: %v", id, s.Image, err)
+			}
+		}
+	}
+	if shown == 0 {
+		t.Error("no page shown in any pair")
+	}
+	s, err := ReadSummary(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Overall.Pages.Rendered != len(pairs) || s.Overall.Pages.ChangedPairs != len(pairs)-1 || s.Overall.Pages.Changed.N != len(pairs) {
+		t.Errorf("pages metrics %+v", s.Overall.Pages)
+	}
+	// The pool's working folder is gone.
+	left, _ := filepath.Glob(filepath.Join(tmp, "editaudit-render-*"))
+	if len(left) > 0 {
+		t.Errorf("left behind: %v", left)
+	}
+}
