@@ -82,9 +82,29 @@ func (f Finding) Key() string {
 	return f.Code + "\x00" + normalizePart(f.Part) + "\x00" + a
 }
 
-// normalizePart strips volatile numbering from parts whose names are
-// renumbered by ordinary edits (slides, sheets keep their own names).
-func normalizePart(p string) string { return p }
+// normalizePart strips the numbers from a part's file name
+// (xl/worksheets/sheet3.xml → xl/worksheets/sheet#.xml): writers renumber
+// parts on ordinary edits (openpyxl renames sheetN.xml after a sheet is
+// deleted; python-pptx renames slides), so the number is no identity. The
+// anchor carries what identifies the place (sheet name and cell, shape).
+func normalizePart(p string) string {
+	i := strings.LastIndexByte(p, '/') + 1
+	var b strings.Builder
+	b.WriteString(p[:i])
+	inDigits := false
+	for _, c := range p[i:] {
+		if c >= '0' && c <= '9' {
+			if !inDigits {
+				b.WriteByte('#')
+			}
+			inDigits = true
+			continue
+		}
+		inDigits = false
+		b.WriteRune(c)
+	}
+	return b.String()
+}
 
 // String renders a finding as one line for people:
 // "fatal xml.illegal-char word/document.xml:2:19965: message".
