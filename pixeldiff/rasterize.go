@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os/exec"
 	"regexp"
@@ -59,7 +60,7 @@ func streamPNM(ctx context.Context, name string, cmd *exec.Cmd, sizes []pageSize
 		return err
 	}
 	if err := cmd.Start(); err != nil {
-		if errors.Is(err, exec.ErrNotFound) {
+		if isNotFound(err) {
 			return fmt.Errorf("%w: %s not found (install it: apt-get install %s)", ErrNoRenderer, name, packageOf(name))
 		}
 		return err
@@ -102,6 +103,12 @@ func streamPNM(ctx context.Context, name string, cmd *exec.Cmd, sizes []pageSize
 	return nil
 }
 
+// isNotFound reports whether starting a program failed because it does not
+// exist (not in PATH, or an explicit path that is missing).
+func isNotFound(err error) bool {
+	return errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist)
+}
+
 func packageOf(prog string) string {
 	switch prog {
 	case "pdftoppm", "pdfinfo":
@@ -125,7 +132,7 @@ func runOutput(ctx context.Context, timeout time.Duration, prog string, args ...
 	cmd.Stdout = &out
 	cmd.Stderr = &out
 	err := cmd.Run()
-	if errors.Is(err, exec.ErrNotFound) {
+	if isNotFound(err) {
 		return nil, fmt.Errorf("%w: %s not found (install it: apt-get install %s)", ErrNoRenderer, prog, packageOf(prog))
 	}
 	return out.Bytes(), err

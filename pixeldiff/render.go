@@ -59,7 +59,10 @@ type RenderError struct {
 }
 
 func (e *RenderError) Error() string {
-	s := fmt.Sprintf("pixeldiff: %s: render failed (%s)", filepath.Base(e.Doc), e.Reason)
+	s := fmt.Sprintf("pixeldiff: render failed (%s)", e.Reason)
+	if e.Doc != "" {
+		s = fmt.Sprintf("pixeldiff: %s: render failed (%s)", filepath.Base(e.Doc), e.Reason)
+	}
 	if e.Detail != "" {
 		s += ": " + e.Detail
 	}

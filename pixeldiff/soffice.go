@@ -38,10 +38,14 @@ type PoolOptions struct {
 	// script and soffice.bin sits next to it, soffice.bin is run directly.
 	// An explicit path is run as given (a wrapper script, in tests).
 	SofficePath string
-	// Deadline is the time one document may take (load and export) before
-	// LibreOffice is considered hung and its process group is killed
-	// (default 60s). In a batch the clock restarts at each finished
-	// document, so a batch of n documents can take up to n×Deadline.
+	// Deadline is the time one document may take (load and export) without
+	// progress before LibreOffice is considered hung and its process group
+	// is killed (default 60s). In a batch the clock restarts at each
+	// finished document. While LibreOffice keeps 5% of a core busy the
+	// clock is extended, up to Deadline of CPU time or 3×Deadline of
+	// wall time (a real 1024-sheet workbook needs 22s of CPU, 78s of wall
+	// time on a loaded 2-core machine); an idle, blocked LibreOffice is
+	// killed at Deadline.
 	Deadline time.Duration
 	// RestartAfter is the number of conversions after which a worker's
 	// profile is thrown away and copied fresh from the template (default 200).

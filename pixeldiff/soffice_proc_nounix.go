@@ -5,6 +5,7 @@ package pixeldiff
 import (
 	"os/exec"
 	"syscall"
+	"time"
 )
 
 // setProcessGroup is a no-op where process groups do not exist.
@@ -18,3 +19,6 @@ func killGroup(cmd *exec.Cmd) {
 }
 
 func signalName(s syscall.Signal) string { return s.String() }
+
+// groupCPU is unknown here: deadlines are wall-clock only.
+func groupCPU(int) (time.Duration, bool) { return 0, false }

@@ -23,8 +23,10 @@ func fileURL(path string) string {
 }
 
 // profileSettings are written into the template profile: no macros, no
-// link updates (no network access while loading), a fixed locale so number
-// and date formats do not depend on the machine, no OpenCL.
+// link updates (no network access while loading), no OpenCL. The locale is
+// not set here but pinned in the environment (sofficeEnv): setting
+// ooSetupSystemLocale=en-US changed one real spreadsheet from 72 to 77
+// pages against LibreOffice's own export (RENDERING.md).
 //
 // Values: Writer Content/Update/Link 0 = NEVER (sw/inc/linkenum.hxx);
 // Calc Content/Update/Link 1 = LM_NEVER (sc/inc/global.hxx, ScLkUpdMode);
@@ -36,8 +38,6 @@ var profileSettings = []struct{ path, name, typ, value string }{
 	{"/org.openoffice.Office.Common/Security/Scripting", "BlockUntrustedRefererLinks", "xs:boolean", "true"},
 	{"/org.openoffice.Office.Writer/Content/Update", "Link", "xs:int", "0"},
 	{"/org.openoffice.Office.Calc/Content/Update", "Link", "xs:int", "1"},
-	{"/org.openoffice.Setup/L10N", "ooLocale", "xs:string", "en-US"},
-	{"/org.openoffice.Setup/L10N", "ooSetupSystemLocale", "xs:string", "en-US"},
 	{"/org.openoffice.Office.Common/Misc", "UseOpenCL", "xs:boolean", "false"},
 }
 

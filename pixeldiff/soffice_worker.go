@@ -154,8 +154,8 @@ type outcome struct {
 // runJobs runs LibreOffice once over jobs and classifies each document.
 // A run that exits normally is final for every document: no PDF means
 // LibreOffice could not load or export it. After a run that was killed or
-// crashed, documents LibreOffice had moved past are final; the one it was on
-// and those after it are unfinished.
+// crashed, the PDFs of documents LibreOffice had moved past are final;
+// every other document is unfinished.
 func (p *Pool) runJobs(w *worker, jobs []*job) []outcome {
 	out := make([]outcome, len(jobs))
 	if err := p.prepareProfile(w); err != nil {
@@ -207,15 +207,12 @@ func (p *Pool) runJobs(w *worker, jobs []*job) []outcome {
 				out[i].err = &RenderError{Reason: ReasonNoPDF, Quarantined: true,
 					Detail: "LibreOffice could not load the document (no PDF produced)" + r.stderrNote()}
 			}
-		case i < r.reached:
+		case i < r.reached && exists:
 			// LibreOffice went on to a later document: this one is done.
-			if exists {
-				out[i].pdf, out[i].err = p.keepPDF(pdf)
-			} else {
-				out[i].err = &RenderError{Reason: ReasonNoPDF, Quarantined: true,
-					Detail: "LibreOffice could not load the document (no PDF produced)"}
-			}
+			out[i].pdf, out[i].err = p.keepPDF(pdf)
 		default:
+			// The document it was on, those after it, and (to be safe)
+			// earlier ones without a PDF: retried alone.
 			out[i].failure = r.failure()
 		}
 	}
@@ -266,10 +263,16 @@ type runResult struct {
 	stderr    string
 	elapsed   time.Duration
 	deadline  time.Duration
+	// At the kill: wall and CPU time since the last progress; whether the
+	// deadline was extended because LibreOffice was busy.
+	noProgress, cpuNoProgress time.Duration
+	extended                  bool
 }
 
+// stderrNote quotes LibreOffice's stderr for a run of one document (in a
+// batch, its messages cannot be told apart).
 func (r *runResult) stderrNote() string {
-	if r.stderr == "" {
+	if r.stderr == "" || len(r.seen) != 1 {
 		return ""
 	}
 	return "; LibreOffice said: " + r.stderr
@@ -279,8 +282,13 @@ func (r *runResult) stderrNote() string {
 func (r *runResult) failure() *RenderError {
 	switch {
 	case r.killed:
+		how := "it was idle: blocked"
+		if r.extended {
+			how = "it was busy: extended up to the CPU or 3× wall limit"
+		}
 		return &RenderError{Reason: ReasonTimeout, Detail: fmt.Sprintf(
-			"no progress within the %s per-document deadline; LibreOffice was killed", r.deadline)}
+			"no progress for %s (per-document deadline %s; LibreOffice used %s of CPU meanwhile, %s); killed",
+			r.noProgress.Round(100*time.Millisecond), r.deadline, r.cpuNoProgress.Round(10*time.Millisecond), how)}
 	case r.signal != "":
 		return &RenderError{Reason: ReasonCrash, Detail: "LibreOffice died: " + r.signal + r.stderrNote()}
 	default:
@@ -376,6 +384,17 @@ func (p *Pool) runSoffice(w *worker, jobs []*job, outdir string) runResult {
 	waitc := make(chan error, 1)
 	go func() { waitc <- cmd.Wait() }()
 
+	// The per-document clock: Deadline of wall time without progress. When
+	// it runs out while LibreOffice is visibly working (it used at least
+	// 5% of a core over the last window: a big document on a loaded
+	// machine, where it may get a sixth of a core), it is extended window by window, up to Deadline of CPU
+	// time or 3×Deadline of wall time since the last progress. A blocked
+	// LibreOffice (waiting on the network, a dialog, a lock) uses no CPU
+	// and is killed when the Deadline runs out.
+	pgid := cmd.Process.Pid
+	lastProgress := start
+	cpuAtProgress, _ := groupCPU(pgid)
+	cpuAtCheck, checkAt := cpuAtProgress, start
 	timer := time.NewTimer(p.opts.Deadline)
 	defer timer.Stop()
 	tick := time.NewTicker(250 * time.Millisecond)
@@ -394,7 +413,20 @@ loop:
 				}
 			}
 			timer.Reset(p.opts.Deadline)
+			lastProgress = time.Now()
+			cpuAtProgress, _ = groupCPU(pgid)
+			cpuAtCheck, checkAt = cpuAtProgress, lastProgress
 		case <-timer.C:
+			now := time.Now()
+			cpu, ok := groupCPU(pgid)
+			window, used := now.Sub(checkAt), cpu-cpuAtCheck
+			r.noProgress, r.cpuNoProgress = now.Sub(lastProgress), cpu-cpuAtProgress
+			if ok && used*20 >= window && r.cpuNoProgress < p.opts.Deadline && r.noProgress < 3*p.opts.Deadline {
+				r.extended = true
+				cpuAtCheck, checkAt = cpu, now
+				timer.Reset(min(5*time.Second, p.opts.Deadline))
+				continue
+			}
 			r.killed = true
 			killGroup(cmd)
 			werr = <-waitc
@@ -465,17 +497,20 @@ func (p *Pool) anyWanted(jobs []*job) bool {
 }
 
 // sofficeEnv is the environment of LibreOffice: ours, with file locking on
-// (what the launcher script sets) and no Java discovery chatter.
+// (what the launcher script sets) and the locale pinned to C.UTF-8, so that
+// locale-dependent layout (number formats, default page setup) is the same
+// on every machine: a render depends on the document and the Toolchain only.
 func sofficeEnv() []string {
-	env := os.Environ()
-	out := env[:0:0]
-	for _, e := range env {
-		if strings.HasPrefix(e, "SAL_ENABLE_FILE_LOCKING=") {
+	var out []string
+	for _, e := range os.Environ() {
+		k, _, _ := strings.Cut(e, "=")
+		switch {
+		case k == "SAL_ENABLE_FILE_LOCKING", k == "LANG", k == "LANGUAGE", strings.HasPrefix(k, "LC_"):
 			continue
 		}
 		out = append(out, e)
 	}
-	return append(out, "SAL_ENABLE_FILE_LOCKING=1")
+	return append(out, "SAL_ENABLE_FILE_LOCKING=1", "LC_ALL=C.UTF-8", "LANG=C.UTF-8")
 }
 
 // cleanStderr drops LibreOffice's known harmless noise and keeps the rest

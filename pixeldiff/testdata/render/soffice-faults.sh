@@ -3,7 +3,8 @@
 # pixeldiff tests. It runs the real LibreOffice ($EDITAUDIT_REAL_SOFFICE) on
 # every input file except those whose bytes contain a marker:
 #   CRASH     the whole run dies by SIGSEGV before converting anything
-#   HANG      the other files are converted, then the run hangs forever
+#   HANG      the files before it are converted, then the run hangs forever
+#             (files after it are never reached, as with a real hang)
 #   NOPDF     the file is skipped: no PDF, exit status 0
 #   ZEROPAGE  a valid PDF with 0 pages is written for it
 # Calls without input files (profile set-up, --version) go straight through.
@@ -25,9 +26,10 @@ done
 [ "$files" -eq 0 ] && exec "$real" "$@"
 [ -n "$crash" ] && kill -SEGV $$
 
-# Rebuild the argument list without the marked files.
+# Rebuild the argument list without the marked files; stop at a HANG file.
 for a in "$@"; do
 	shift
+	if [ -n "$hang" ] && [ -f "$a" ]; then continue; fi
 	if [ -f "$a" ]; then
 		if grep -q HANG "$a"; then hang=1; continue; fi
 		if grep -q NOPDF "$a"; then continue; fi

@@ -1,0 +1,230 @@
+package pixeldiff
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// corpusDir returns $EDITAUDIT_CORPUS or skips the test.
+func corpusDir(t testing.TB) string {
+	t.Helper()
+	dir := os.Getenv("EDITAUDIT_CORPUS")
+	if dir == "" {
+		t.Skip("EDITAUDIT_CORPUS not set")
+	}
+	return dir
+}
+
+type corpusFile struct {
+	path string
+	size int64
+}
+
+// corpusFiles lists the files of the given folders of the corpus, smallest
+// first (ties by name).
+func corpusFiles(t testing.TB, root string, folders ...string) []corpusFile {
+	t.Helper()
+	var out []corpusFile
+	for _, f := range folders {
+		ents, err := os.ReadDir(filepath.Join(root, f))
+		if err != nil {
+			t.Fatalf("corpus folder %s: %v", f, err)
+		}
+		for _, e := range ents {
+			info, err := e.Info()
+			if err != nil || !info.Mode().IsRegular() {
+				continue
+			}
+			out = append(out, corpusFile{filepath.Join(root, f, e.Name()), info.Size()})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].size != out[j].size {
+			return out[i].size < out[j].size
+		}
+		return out[i].path < out[j].path
+	})
+	return out
+}
+
+// corpusResult is one real file's rendering outcome.
+type corpusResult struct {
+	file    string
+	pages   int
+	own     int // pages in LibreOffice's own PDF export (-1: it produced none)
+	elapsed time.Duration
+	err     error
+}
+
+// renderCorpus renders files through one pool (all submitted at once) and
+// compares page counts with LibreOffice's own export of the same files.
+func renderCorpus(t *testing.T, files []string) []corpusResult {
+	soffice := requireSoffice(t)
+	// LibreOffice's own export, on copies with distinct names.
+	tmp := t.TempDir()
+	var copies []string
+	for i, f := range files {
+		c := filepath.Join(tmp, fmt.Sprintf("f%03d%s", i, strings.ToLower(filepath.Ext(f))))
+		if err := copyFile(f, c); err != nil {
+			t.Fatal(err)
+		}
+		copies = append(copies, c)
+	}
+	own := libreOfficeOwnExport(t, soffice, copies)
+
+	pool := newTestPool(t, PoolOptions{})
+	r := &Renderer{Pool: pool, Raster: NewPdftoppm()}
+	res := make([]corpusResult, len(files))
+	var wg sync.WaitGroup
+	start := time.Now()
+	for i, f := range files {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			t0 := time.Now()
+			n, err := r.Render(context.Background(), f, func(int, *Raster, float64, float64) error { return nil })
+			res[i] = corpusResult{file: f, pages: n, own: own[copies[i]], elapsed: time.Since(t0), err: err}
+		}()
+	}
+	wg.Wait()
+	t.Logf("%d files in %s; pool stats %+v", len(files), time.Since(start).Round(time.Millisecond), pool.Stats())
+	return res
+}
+
+// libreOfficeOwnExport is libreOfficeOwnPages that tolerates files
+// LibreOffice cannot convert (-1 pages).
+func libreOfficeOwnExport(t *testing.T, soffice string, files []string) map[string]int {
+	t.Helper()
+	dir := t.TempDir()
+	outdir := filepath.Join(dir, "out")
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
+	defer cancel()
+	args := append([]string{"--headless", "--norestore", "-env:UserInstallation=" + fileURL(filepath.Join(dir, "profile")),
+		"--convert-to", "pdf", "--outdir", outdir}, files...)
+	if err := runSofficeForTest(ctx, soffice, args); err != nil {
+		t.Fatalf("LibreOffice's own export: %v", err)
+	}
+	pages := map[string]int{}
+	for _, f := range files {
+		pdf := filepath.Join(outdir, strings.TrimSuffix(filepath.Base(f), filepath.Ext(f))+".pdf")
+		if isNonEmptyFile(pdf) {
+			pages[f] = pdfinfoPageCountOrZero(pdf)
+		} else {
+			pages[f] = -1
+		}
+	}
+	return pages
+}
+
+// checkCorpusResults: every file renders with LibreOffice's own page count
+// or fails with a RenderError (a reason) — never another kind of error.
+func checkCorpusResults(t *testing.T, res []corpusResult) {
+	t.Helper()
+	for _, r := range res {
+		var re *RenderError
+		switch {
+		case r.err == nil:
+			if r.pages != r.own {
+				t.Errorf("%s: %d pages, LibreOffice's own export has %d", filepath.Base(r.file), r.pages, r.own)
+			}
+		case errors.As(r.err, &re):
+			if re.Reason == "" || re.Detail == "" && re.Reason != ReasonZeroPages {
+				t.Errorf("%s: failure without a reason: %v", filepath.Base(r.file), r.err)
+			}
+			if r.own > 0 {
+				t.Errorf("%s: failed (%v) but LibreOffice's own export has %d pages", filepath.Base(r.file), r.err, r.own)
+			}
+		default:
+			t.Errorf("%s: %v (not a document failure)", filepath.Base(r.file), r.err)
+		}
+	}
+}
+
+// TestRenderCorpusSample renders the two smallest docx, pptx and xlsx of
+// the real corpus; an HWPX is unsupported.
+func TestRenderCorpusSample(t *testing.T) {
+	root := corpusDir(t)
+	var files []string
+	for _, f := range []string{"docx", "pptx", "xlsx"} {
+		for _, cf := range corpusFiles(t, root, f)[:2] {
+			files = append(files, cf.path)
+		}
+	}
+	res := renderCorpus(t, files)
+	checkCorpusResults(t, res)
+	for _, r := range res {
+		t.Logf("%-50s %3d pages  %v", filepath.Base(r.file), r.pages, r.err)
+	}
+	hw := corpusFiles(t, root, "hwpx")
+	if len(hw) > 0 {
+		if _, err := DetectFormat(hw[0].path); !errors.Is(err, ErrUnsupported) {
+			t.Errorf("%s: %v, want ErrUnsupported", hw[0].path, err)
+		}
+	}
+}
+
+// TestRenderCorpusAll renders every docx, pptx and xlsx of the real corpus,
+// and the broken ones, through one pool (EDITAUDIT_SLOW=1: several minutes).
+// With EDITAUDIT_RENDER_REPORT=FILE it writes the results as a Markdown
+// table (RENDERING.md quotes it); EDITAUDIT_RENDER_FILTER=a,b keeps only
+// files whose name contains one of the comma-separated strings.
+func TestRenderCorpusAll(t *testing.T) {
+	root := corpusDir(t)
+	if os.Getenv("EDITAUDIT_SLOW") != "1" {
+		t.Skip("EDITAUDIT_SLOW=1 not set")
+	}
+	var files []string
+	for _, cf := range corpusFiles(t, root, "docx", "pptx", "xlsx", "broken") {
+		if strings.EqualFold(filepath.Ext(cf.path), ".hwpx") || !matchesFilter(cf.path, os.Getenv("EDITAUDIT_RENDER_FILTER")) {
+			continue
+		}
+		files = append(files, cf.path)
+	}
+	res := renderCorpus(t, files)
+	checkCorpusResults(t, res)
+	var b strings.Builder
+	ok, failed := 0, 0
+	b.WriteString("| file | pages | LibreOffice's own export | result |\n|---|---:|---:|---|\n")
+	for _, r := range res {
+		rel, _ := filepath.Rel(root, r.file)
+		status := "ok"
+		if r.err != nil {
+			status = r.err.Error()
+			failed++
+		} else {
+			ok++
+		}
+		own := fmt.Sprint(r.own)
+		if r.own < 0 {
+			own = "no PDF"
+		}
+		fmt.Fprintf(&b, "| %s | %d | %s | %s |\n", rel, r.pages, own, strings.ReplaceAll(status, "|", "/"))
+	}
+	fmt.Fprintf(&b, "\n%d files: %d rendered, %d failed with a reason.\n", len(res), ok, failed)
+	t.Log("\n" + b.String())
+	if out := os.Getenv("EDITAUDIT_RENDER_REPORT"); out != "" {
+		if err := os.WriteFile(out, []byte(b.String()), 0o644); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+func matchesFilter(path, filter string) bool {
+	if filter == "" {
+		return true
+	}
+	for _, f := range strings.Split(filter, ",") {
+		if f != "" && strings.Contains(filepath.Base(path), f) {
+			return true
+		}
+	}
+	return false
+}
