@@ -4,37 +4,19 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/editaudit/editaudit/corpus"
-	"github.com/urfave/cli/v2"
 )
 
-// runCorpus runs the corpus commands the way main will mount them (under a
-// "corpus" parent) and returns the exit code Run would give.
+// runCorpus runs `editaudit corpus ARGS…` through Run, as main does.
 func runCorpus(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	app := newApp(&out, &errb)
-	app.Commands = append(app.Commands, &cli.Command{Name: "corpus", Subcommands: []*cli.Command{corpusSynthCommand(), corpusMutateCommand()}})
-	err := app.RunContext(context.Background(), append([]string{"editaudit", "corpus"}, args...))
-	var ee *exitError
-	switch {
-	case err == nil:
-		code = exitOK
-	case errors.As(err, &ee):
-		code = ee.code
-		if ee.err != nil {
-			errb.WriteString(ee.err.Error())
-		}
-	default:
-		code = exitUsage
-		errb.WriteString(err.Error())
-	}
+	code = Run(context.Background(), append([]string{"editaudit", "corpus"}, args...), &out, &errb)
 	return code, out.String(), errb.String()
 }
 
@@ -70,7 +52,7 @@ func TestCorpusSynthAndMutate(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &mj); err != nil {
 		t.Fatalf("mutate --json: %v\n%s", err, stdout)
 	}
-	if mj.Expect.Blocked || strings.Join(mj.Expect.Shrinks, ",") != "tables,rows,cells,paragraphs" || mj.SHA256 == "" {
+	if mj.Expect.Blocked || strings.Join(mj.Expect.Shrinks, ",") != "tables,nested_tables,rows,cells,paragraphs" || mj.SHA256 == "" {
 		t.Errorf("unexpected mutate output %+v", mj)
 	}
 	after, _ := os.ReadFile(out)
