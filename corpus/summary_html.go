@@ -286,7 +286,7 @@ footer { color:var(--muted); font-size:12px; }
     var k = h.getAttribute("data-k");
     if (!k) return;
     h.addEventListener("click", function () {
-      var asc = !h.classList.hasString("asc"), num = k === "n";
+      var asc = !h.classList.contains("asc"), num = k === "n";
       Array.prototype.forEach.call(hs, function (o) { o.classList.remove("asc", "desc"); });
       h.classList.add(asc ? "asc" : "desc");
       var rows = Array.prototype.slice.call(body.rows);
