@@ -107,7 +107,7 @@ func BenchmarkComposite(b *testing.B) {
 	fillRect(c, 300, 600, 360, 640, 0xff)
 	boxes := [][4]int{{300, 600, 360, 640}}
 	b.SetBytes(int64(2 * len(a.Pix)))
-	for b.Loop() {
+	loopCPU(b, func() {
 		Composite(a, c, boxes, boxes, CompositeOptions{LabelBefore: "before p. 1", LabelAfter: "after p. 1"})
-	}
+	})
 }

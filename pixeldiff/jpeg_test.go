@@ -76,24 +76,24 @@ func BenchmarkEncodeJPEG(b *testing.B) {
 	b.Run("encoder="+JPEGEncoder, func(b *testing.B) {
 		b.SetBytes(int64(len(img.Pix)))
 		var buf bytes.Buffer
-		for b.Loop() {
+		loopCPU(b, func() {
 			buf.Reset()
 			if err := EncodeJPEG(&buf, img, DefaultJPEGQuality); err != nil {
 				b.Fatal(err)
 			}
-		}
+		})
 		b.ReportMetric(float64(buf.Len()), "bytes/image")
 	})
 	b.Run("encoder=image/jpeg-direct", func(b *testing.B) {
 		b.SetBytes(int64(len(img.Pix)))
 		var buf bytes.Buffer
-		for b.Loop() {
+		loopCPU(b, func() {
 			buf.Reset()
 			// The conversion to RGBA is part of the cost for a Raster.
 			if err := stdjpeg.Encode(&buf, img.RGBA(), &stdjpeg.Options{Quality: DefaultJPEGQuality}); err != nil {
 				b.Fatal(err)
 			}
-		}
+		})
 		b.ReportMetric(float64(buf.Len()), "bytes/image")
 	})
 }
