@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -133,6 +134,16 @@ func Open(ctx context.Context, ra io.ReaderAt, size int64, name string, lim Limi
 		p.Add(ole2Finding(data))
 		return p, nil
 	}
+	// archive/zip parses every central-directory record before the entry
+	// limit could apply, at a few hundred bytes of memory each: count them
+	// first so a hostile directory of millions of tiny records is refused
+	// in constant memory.
+	if n := countEntries(ra, size, lim.MaxEntries+1); n > lim.MaxEntries {
+		p.Add(Finding{Code: CodeZipLimit, Grade: Fatal, Anchor: "entries",
+			Message: fmt.Sprintf("the zip archive has more than %d entries; it was not examined further", lim.MaxEntries),
+			Fix:     "no real document has this many parts; the file is hostile or broken"})
+		return p, nil
+	}
 	zr, err := zip.NewReader(ra, size)
 	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
 		p.Add(zipOpenFinding(ra, size, head, err))
@@ -147,6 +158,81 @@ func Open(ctx context.Context, ra io.ReaderAt, size int64, name string, lim Limi
 	}
 	p.detect(ctx)
 	return p, ctx.Err()
+}
+
+// countEntries counts the central-directory records (APPNOTE 4.3.12) of
+// the zip in ra, stopping at max, locating the directory the way
+// archive/zip's Reader.init does (end record in the last 1 KiB, then 65
+// KiB; zip64 locator; the base-offset correction). It returns 0 when the
+// directory cannot be located (zip.NewReader then says why).
+func countEntries(ra io.ReaderAt, size int64, max int) int {
+	var eocd []byte
+	var eocdOff int64
+	for _, n := range []int64{1024, 65 * 1024} {
+		n = min(n, size)
+		buf := make([]byte, n)
+		if _, err := ra.ReadAt(buf, size-n); err != nil && err != io.EOF {
+			return 0
+		}
+		for i := len(buf) - 22; i >= 0; i-- {
+			if buf[i] == 'P' && buf[i+1] == 'K' && buf[i+2] == 5 && buf[i+3] == 6 {
+				if i+22+int(binary.LittleEndian.Uint16(buf[i+20:])) > len(buf) {
+					return 0
+				}
+				eocd, eocdOff = buf[i:i+22], size-n+int64(i)
+				break
+			}
+		}
+		if eocd != nil || n == size {
+			break
+		}
+	}
+	if eocd == nil {
+		return 0
+	}
+	records := uint64(binary.LittleEndian.Uint16(eocd[10:]))
+	dirSize := uint64(binary.LittleEndian.Uint32(eocd[12:]))
+	dirOff := uint64(binary.LittleEndian.Uint32(eocd[16:]))
+	if records == 0xffff || dirSize == 0xffff || dirOff == 0xffffffff {
+		var loc [20]byte
+		if eocdOff >= 20 {
+			if _, err := ra.ReadAt(loc[:], eocdOff-20); err == nil && bytes.Equal(loc[:4], []byte("PK\x06\x07")) &&
+				binary.LittleEndian.Uint32(loc[4:]) == 0 && binary.LittleEndian.Uint32(loc[16:]) == 1 {
+				p := int64(binary.LittleEndian.Uint64(loc[8:]))
+				var end [56]byte
+				if _, err := ra.ReadAt(end[:], p); err != nil || !bytes.Equal(end[:4], []byte("PK\x06\x06")) {
+					return 0
+				}
+				eocdOff, dirSize, dirOff = p, binary.LittleEndian.Uint64(end[40:]), binary.LittleEndian.Uint64(end[48:])
+			}
+		}
+	}
+	if dirSize > 1<<62 || dirOff > 1<<62 {
+		return 0
+	}
+	base := eocdOff - int64(dirSize) - int64(dirOff)
+	if o := base + int64(dirOff); o < 0 || o >= size {
+		return 0
+	}
+	header := func(off int64) (int64, bool) { // the record's length, if one starts at off
+		var h [46]byte
+		if _, err := ra.ReadAt(h[:], off); err != nil || !bytes.Equal(h[:4], []byte("PK\x01\x02")) {
+			return 0, false
+		}
+		return 46 + int64(binary.LittleEndian.Uint16(h[28:])) + int64(binary.LittleEndian.Uint16(h[30:])) + int64(binary.LittleEndian.Uint16(h[32:])), true
+	}
+	if _, ok := header(int64(dirOff)); base > 0 && ok {
+		base = 0
+	}
+	n := 0
+	for off := base + int64(dirOff); n < max; n++ {
+		l, ok := header(off)
+		if !ok {
+			break
+		}
+		off += l
+	}
+	return n
 }
 
 // zipOpenFinding names why archive/zip refused the file. The end of central
@@ -291,6 +377,12 @@ func (l *limitedReader) Read(b []byte) (int, error) {
 	}
 	if errors.Is(err, zip.ErrChecksum) {
 		return n, fmt.Errorf("%w (CRC-32 of %s)", err, l.e.Name)
+	}
+	if errors.Is(err, zip.ErrFormat) {
+		// archive/zip's entry reader fails with ErrFormat only when the
+		// data runs past the declared uncompressed size: a decompression
+		// bomb that understates its size to pass the ratio check.
+		return n, fmt.Errorf("%w: the data is longer than the %d bytes its header declares", ErrEntryTooLarge, l.e.Size)
 	}
 	return n, err
 }

@@ -18,8 +18,9 @@ type Removal struct {
 	CodePoint string `json:"code_point"` // "U+000B"
 }
 
-// illegalRef matches a character reference; its code point is checked.
-var illegalRef = regexp.MustCompile(`&#(x[0-9A-Fa-f]+|[0-9]+);`)
+// illegalRef matches a character reference at the start of its input (of
+// any length: XML allows leading zeros); its code point is checked.
+var illegalRef = regexp.MustCompile(`^&#(x[0-9A-Fa-f]+|[0-9]+);`)
 
 // Sanitize copies the package in (size bytes) to out with every
 // XML-illegal character (XML 1.0 §2.2: U+0000–U+0008, U+000B, U+000C,
@@ -28,6 +29,9 @@ var illegalRef = regexp.MustCompile(`&#(x[0-9A-Fa-f]+|[0-9]+);`)
 // validation. Other entries are copied byte for byte (still compressed).
 // It returns every removal. The input is only read.
 func Sanitize(ctx context.Context, in io.ReaderAt, size int64, out io.Writer, lim Limits) ([]Removal, error) {
+	if n := countEntries(in, size, lim.MaxEntries+1); n > lim.MaxEntries {
+		return nil, fmt.Errorf("formats: more than %d entries, over the limit", lim.MaxEntries)
+	}
 	zr, err := zip.NewReader(in, size)
 	if err != nil {
 		return nil, fmt.Errorf("formats: not a readable zip package: %w", err)
@@ -119,14 +123,19 @@ func sanitizeXML(part string, data []byte) ([]byte, []Removal) {
 			i += 3
 			continue
 		case c == '&' && i+2 < len(data) && data[i+1] == '#':
-			if m := illegalRef.Find(data[i:min(len(data), i+12)]); m != nil {
+			if m := illegalRef.Find(data[i:]); m != nil {
 				num := string(m[2 : len(m)-1])
 				base := 10
 				if num[0] == 'x' {
 					num, base = num[1:], 16
 				}
-				if v, err := strconv.ParseInt(num, base, 32); err == nil && !legalChar(rune(v)) {
-					rs = append(rs, Removal{part, line, i - lineStart + 1, fmt.Sprintf("U+%04X", v)})
+				v, err := strconv.ParseUint(num, base, 32)
+				if err != nil || v > 0x10FFFF || !legalChar(rune(v)) {
+					cp := fmt.Sprintf("U+%04X", v)
+					if err != nil || v > 0x10FFFF {
+						cp = "beyond U+10FFFF" // XML 1.0 §4.1 WFC: Legal Character
+					}
+					rs = append(rs, Removal{part, line, i - lineStart + 1, cp})
 					i += len(m)
 					continue
 				}
