@@ -4,17 +4,20 @@ import "bytes"
 
 // Running header and footer bands.
 //
-// A fixed band ("the top 8% of the page") does not work: measured on
-// LibreOffice renderings of real .docx files at 100 dpi, body text starts
-// at row 82 on a page without a header (docx4j_toc) while another
-// document's header ends at row 89 (consumer-confidence-report header
-// 31–44, body from 56; Word default layouts put the header at 50–67 and the
-// body from 87). No fraction separates the two, and a gap rule alone
-// mistakes a heading followed by space for a header. What tells a running
-// header apart is that it repeats: the same rows hold (nearly) the same ink
-// on page after page, or, for a lone page number, a narrow block at the
-// same place. BandDetector finds such blocks across the pages of a
-// document; the bands are then a property of the document, applied to
+// A fixed band ("the top 8% of the page") does not work. Measured on
+// LibreOffice renderings of real .docx files at 100 dpi (A4/Letter, 1100–
+// 1170 rows): poi_stress023 has a two-line header at rows 54–84 and body
+// text from row 100; docx4j_toc has no header and body text from row 82;
+// docx4j_sample-docx has its header at 52–67 and body from 87;
+// oxsdk_consumer-confidence-report has its header at 31–44, body from 56,
+// and a footer one blank row below a table. A band that covers the first
+// header covers the second document's first lines of text. A gap rule
+// alone mistakes a heading followed by space for a header. What tells a
+// running header apart is that it repeats: the same rows hold (nearly) the
+// same ink on page after page, or, for a lone page number, a narrow block
+// at the same place. BandDetector finds such blocks across the pages of a
+// document (on those files: 92/112, 0/79, 76/0 and 49/47 rows for
+// top/bottom); the bands are then a property of the document, applied to
 // every page whose layout has them.
 
 // Bands are the running header and footer bands of a document, in pixel
@@ -22,8 +25,8 @@ import "bytes"
 // They are measured on one document (normally the original) and used for
 // both sides of a comparison, so that masked hashes stay comparable.
 type Bands struct {
-	Top    int `json:"top"`
-	Bottom int `json:"bottom"`
+	Top    int `json:"top"`    // rows of the running header band, from the top edge
+	Bottom int `json:"bottom"` // rows of the running footer band, from the bottom edge
 }
 
 // On returns the bands that apply to page r: a band applies when it lies
