@@ -238,9 +238,13 @@ func (s PageSig) Masked(b Bands) Hash {
 	return out
 }
 
-// Signature computes the signature of page r. The pixels are read once
-// for the exact hashes (each segment is hashed, Full is the hash of the
-// segment hashes) and once, on a 64×64 reduction, for the perceptual hash.
+// Signature computes the signature of page r from the page alone (no
+// bands: they are applied later, by Masked and Align), so it can be taken
+// while the pages stream from the rasterizer, in the same pass as
+// BandDetector.Add. The pixels are read to find the blank rows, hashed per
+// segment (Full is the hash of the segment hashes) and per line, and
+// reduced to 64×64 for the perceptual hash: about 8 ms for an A4 page at
+// 100 dpi (BENCHMARKS.md).
 func Signature(r *Raster) PageSig {
 	z := zoneRows(r.H)
 	stride := r.Stride()
