@@ -93,6 +93,9 @@ func applyNestedTablesWiped(p *zpkg, _ formats.Format) (string, []string, error)
 		if i > 0 {
 			run.AddChild(wEl(target, "br"))
 		}
+		if line == "" {
+			continue // python-docx writes no w:t for an empty chunk
+		}
 		t := wEl(target, "t")
 		t.CreateAttr("xml:space", "preserve")
 		t.SetText(line)
