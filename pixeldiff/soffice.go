@@ -51,9 +51,9 @@ type PoolOptions struct {
 	// profile is thrown away and copied fresh from the template (default 200).
 	// Every batch runs in a fresh LibreOffice process.
 	RestartAfter int
-	// BatchWindow is how long a worker waits, after the first request
-	// arrives, for more requests to convert in the same LibreOffice run
-	// (default 25ms).
+	// BatchWindow is how long a worker waits for more requests before it
+	// starts a LibreOffice run: until no request arrived for BatchWindow,
+	// at most 10×BatchWindow after the first (default 25ms).
 	BatchWindow time.Duration
 	// MaxBatch caps the documents converted by one LibreOffice run (default 16).
 	MaxBatch int
@@ -396,8 +396,10 @@ func (p *Pool) Close() error {
 }
 
 // take removes up to a fair share of the queue for one worker: the queue
-// split between the idle workers, at most max. Jobs nobody waits for any
-// more are dropped.
+// split between the idle workers, at most max. The share is every idle-th
+// job rather than a prefix, so that a burst ordered by size (a sorted
+// folder) is not split into one batch of small and one of large files.
+// Jobs nobody waits for any more are dropped.
 func (p *Pool) take(max int) []*job {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -410,10 +412,27 @@ func (p *Pool) take(max int) []*job {
 		}
 	}
 	p.queue = live
-	share := (len(p.queue) + p.idle - 1) / max1(p.idle)
-	n := min(max1(share), max, len(p.queue))
-	batch := append([]*job(nil), p.queue[:n]...)
-	p.queue = append(p.queue[:0], p.queue[n:]...)
+	idle := max1(p.idle)
+	n := min(max1((len(p.queue)+idle-1)/idle), max, len(p.queue))
+	picked := make([]bool, len(p.queue))
+	batch := make([]*job, 0, n)
+	for i := 0; i < len(p.queue) && len(batch) < n; i += idle {
+		picked[i] = true
+		batch = append(batch, p.queue[i])
+	}
+	for i := 0; i < len(p.queue) && len(batch) < n; i++ {
+		if !picked[i] {
+			picked[i] = true
+			batch = append(batch, p.queue[i])
+		}
+	}
+	rest := p.queue[:0]
+	for i, j := range p.queue {
+		if !picked[i] {
+			rest = append(rest, j)
+		}
+	}
+	p.queue = rest
 	if len(p.queue) > 0 {
 		p.signal()
 	}

@@ -43,15 +43,16 @@ func (p *Pool) work(w *worker) {
 	}
 }
 
-// nextBatch waits until requests are queued, lets the batch window of the
-// oldest one pass, and takes this worker's share. ok is false when the pool
-// is closing.
+// nextBatch waits until requests are queued, lets the batch window pass
+// (BatchWindow after the newest request, so a burst of requests is
+// gathered whole, but at most 10×BatchWindow after the oldest), and takes
+// this worker's share. ok is false when the pool is closing.
 func (p *Pool) nextBatch(w *worker) (batch []*job, ok bool) {
 	for {
 		p.mu.Lock()
-		var oldest time.Time
-		if len(p.queue) > 0 {
-			oldest = p.queue[0].queued
+		var oldest, newest time.Time
+		if n := len(p.queue); n > 0 {
+			oldest, newest = p.queue[0].queued, p.queue[n-1].queued
 		}
 		p.mu.Unlock()
 		if oldest.IsZero() {
@@ -62,10 +63,15 @@ func (p *Pool) nextBatch(w *worker) (batch []*job, ok bool) {
 				return nil, false
 			}
 		}
-		if d := time.Until(oldest.Add(p.opts.BatchWindow)); d > 0 {
-			t := time.NewTimer(d)
+		until := newest.Add(p.opts.BatchWindow)
+		if limit := oldest.Add(10 * p.opts.BatchWindow); until.After(limit) {
+			until = limit
+		}
+		if d := time.Until(until); d > 0 {
+			t := time.NewTimer(min(d, p.opts.BatchWindow))
 			select {
 			case <-t.C:
+				continue // look again: more may have arrived
 			case <-p.ctx.Done():
 				t.Stop()
 				return nil, false
