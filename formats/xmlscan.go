@@ -1,7 +1,6 @@
 package formats
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/xml"
 	"errors"
@@ -10,13 +9,12 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-
-	"golang.org/x/text/encoding/unicode"
-	"golang.org/x/text/transform"
 )
 
 // Element is one open XML element during a scan. Handlers may read it and
-// keep per-element state in Data; they must not keep the pointer after End.
+// keep per-element state in Data; they must not keep the pointer, nor its
+// Attr or RawAttr slices, after End: the scanner reuses the Element for a
+// later start tag.
 type Element struct {
 	// Name is the element's name: Space is the namespace URI (resolved),
 	// Local the local name.
@@ -27,7 +25,8 @@ type Element struct {
 	// (empty for unprefixed attributes), and RawAttr keeps the prefixes.
 	Attr    []xml.Attr
 	RawAttr []xml.Attr
-	// Line and Column locate the start tag (1-based; the column counts bytes).
+	// Line and Column locate the start tag's '<' (1-based; the column
+	// counts bytes, as encoding/xml's InputPos does).
 	Line, Column int
 	// Depth is 1 for the root element.
 	Depth int
@@ -43,8 +42,11 @@ type Element struct {
 	// Data is free for the handler.
 	Data any
 
+	qname       string // the name as written (interned by the scanner)
 	childCounts []nameCount
-	nsDecl      []nsBinding
+	childIdx    map[string]int // name → index in childCounts, once there are many
+	attrs       []xml.Attr     // backing store of RawAttr and Attr, reused
+	nsN         int            // namespace declarations this element made
 }
 
 type nameCount struct {
@@ -52,10 +54,11 @@ type nameCount struct {
 	n    int
 }
 
-type nsBinding struct{ prefix, uri, prev string }
-
 // QName returns the name as written, "w:tbl".
 func (e *Element) QName() string {
+	if e.qname != "" {
+		return e.qname
+	}
 	if e.Prefix == "" {
 		return e.Name.Local
 	}
@@ -158,6 +161,10 @@ type ScanResult struct {
 // XML-illegal character (XML 1.0 §2.2 Char production) with its code point,
 // line, column and an excerpt, continuing past it. part names the part in
 // findings. h may be nil.
+//
+// The tokens, decoded text and well-formedness errors are those of
+// encoding/xml's Decoder.RawToken in Strict mode (xmltok.go reads them
+// without its allocations); Element values are reused after End.
 func ScanXML(part string, r io.Reader, lim Limits, h Handler) ScanResult {
 	if h == nil {
 		h = NopHandler{}
@@ -167,75 +174,74 @@ func ScanXML(part string, r io.Reader, lim Limits, h Handler) ScanResult {
 }
 
 type scanner struct {
-	off     int64 // the decoder's input offset after the last token
 	perCode map[string]int
 	part    string
 	lim     Limits
 	h       Handler
-	f       *charFilter
+	t       *xmlTokenizer
 	res     ScanResult
 	stack   []*Element
-	ns      map[string]string
-	root    *Element
+	free    []*Element
+	ns      []nsBinding
+	nsGen   int // changes whenever ns does (for the lookup cache)
+	cache   struct {
+		gen            int
+		prefix, uri    string
+		found, present bool
+	}
+	hasRoot bool
 }
 
-// decodeInput strips a UTF-8 byte order mark and transcodes a UTF-16 part
-// (allowed by OPC, ECMA-376 part 2 §8.1.4) to UTF-8.
-func decodeInput(r io.Reader) io.Reader {
-	br := bufio.NewReaderSize(r, 64<<10)
-	head, _ := br.Peek(3)
-	switch {
-	case bytes.HasPrefix(head, []byte{0xEF, 0xBB, 0xBF}):
-		_, _ = br.Discard(3)
-	case bytes.HasPrefix(head, []byte{0xFF, 0xFE}), bytes.HasPrefix(head, []byte{0xFE, 0xFF}):
-		dec := unicode.UTF16(unicode.LittleEndian, unicode.UseBOM).NewDecoder()
-		return transform.NewReader(br, dec)
-	}
-	return br
+// nsBinding is one namespace declaration in scope. A declaration whose
+// prefix was unbound (or bound to "") before it leaves the prefix unbound
+// when it goes out of scope, as the map the scanner kept before did.
+type nsBinding struct {
+	prefix, uri, prev string
+	dead              bool
 }
 
 func (s *scanner) run(r io.Reader) ScanResult {
-	s.f = newCharFilter(decodeInput(r), s.lim.MaxTokenSize)
-	d := xml.NewDecoder(s.f)
-	d.Strict = true
-	// Parts already transcoded to UTF-8 above: accept the declared name.
-	d.CharsetReader = func(label string, in io.Reader) (io.Reader, error) {
-		switch strings.ToLower(label) {
-		case "utf-16", "utf-16le", "utf-16be", "utf16", "us-ascii", "ascii", "iso-8859-1", "latin1":
-			return in, nil
-		}
-		return nil, fmt.Errorf("unsupported encoding %q", label)
+	maxIll := 0
+	if s.lim.MaxFindingsPerCode > 0 {
+		maxIll = s.lim.MaxFindingsPerCode + 1 // one more than listed: the cap's own finding
 	}
-	s.ns = map[string]string{"xml": "http://www.w3.org/XML/1998/namespace"}
+	t := newXMLTokenizer(r, s.lim.MaxTokenSize, maxIll)
+	s.t = t
+	s.ns = append(s.ns, nsBinding{prefix: "xml", uri: "http://www.w3.org/XML/1998/namespace"})
 	for {
-		line, col := d.InputPos()
-		tok, err := d.RawToken()
-		s.off = d.InputOffset()
-		if err != nil {
-			s.off = 1 << 62 // everything seen so far
-			s.flushChars()
-			if err == io.EOF {
+		k := t.next()
+		if k == tokEOF || k == tokErr {
+			if k == tokErr {
+				// Illegal characters a little past the error are listed
+				// too, whatever the reads were like.
+				t.drainTo(t.errOff + errContext)
+				s.flushChars(t.errOff + errContext)
+			} else {
+				s.flushChars(1 << 62) // everything
+			}
+			if k == tokEOF {
 				if len(s.stack) > 0 {
-					s.addSyntax(d, fmt.Sprintf("the part ends inside <%s>: the end tag is missing", s.stack[len(s.stack)-1].QName()), s.stack[len(s.stack)-1].Locator())
+					s.addSyntax(fmt.Sprintf("the part ends inside <%s>: the end tag is missing", s.stack[len(s.stack)-1].QName()), s.stack[len(s.stack)-1].Locator())
 					return s.res
 				}
-				if s.root == nil {
-					s.addSyntax(d, "the part has no root element", "")
+				if !s.hasRoot {
+					s.addSyntax("the part has no root element", "")
 					return s.res
 				}
 				s.res.Complete = true
 				return s.res
 			}
-			s.fail(d, err)
+			s.fail(t.err)
 			return s.res
 		}
-		s.flushChars()
-		switch t := tok.(type) {
-		case xml.StartElement:
-			if len(s.stack) == 0 && s.root != nil {
-				s.addSyntax(d, fmt.Sprintf("a second root element <%s> follows the first; a part has exactly one root", qname(t.Name)), "")
+		s.flushChars(t.offset(t.pos))
+		switch k {
+		case tokStart:
+			if len(s.stack) == 0 && s.hasRoot {
+				s.addSyntax(fmt.Sprintf("a second root element <%s> follows the first; a part has exactly one root", t.name.raw), "")
 				return s.res
 			}
+			line, col := t.posAt(t.start, false)
 			if len(s.stack) >= s.lim.MaxDepth {
 				s.add(Finding{Code: CodeXMLTooDeep, Grade: Fatal, Line: line, Column: col,
 					Locator: s.stack[len(s.stack)-1].Locator(),
@@ -243,37 +249,39 @@ func (s *scanner) run(r io.Reader) ScanResult {
 					Fix:     "flatten the structure; real documents never nest this deep", Anchor: "depth"})
 				return s.res
 			}
-			e := s.open(t, line, col)
-			if e == nil {
-				return s.res
-			}
+			e := s.open(line, col)
 			s.h.Start(e)
-		case xml.EndElement:
+			if t.selfClose {
+				s.h.End(e)
+				s.close(e)
+			}
+		case tokEnd:
 			if len(s.stack) == 0 {
-				s.addSyntax(d, fmt.Sprintf("end tag </%s> without a start tag", qname(t.Name)), "")
+				s.addSyntax(fmt.Sprintf("end tag </%s> without a start tag", t.name.raw), "")
 				return s.res
 			}
 			top := s.stack[len(s.stack)-1]
-			if qname(t.Name) != top.QName() {
-				s.addSyntax(d, fmt.Sprintf("end tag </%s> does not match the open element <%s>", qname(t.Name), top.QName()), top.Locator())
+			if t.name.raw != top.qname {
+				s.addSyntax(fmt.Sprintf("end tag </%s> does not match the open element <%s>", t.name.raw, top.qname), top.Locator())
 				return s.res
 			}
 			s.h.End(top)
 			s.close(top)
-		case xml.CharData:
+		case tokText, tokCDATA:
 			if len(s.stack) == 0 {
-				if len(bytes.TrimSpace(t)) > 0 {
-					s.addSyntax(d, "text outside the root element", "")
+				if len(bytes.TrimSpace(t.text)) > 0 {
+					s.addSyntax("text outside the root element", "")
 					return s.res
 				}
 				continue
 			}
-			s.h.Text(s.stack[len(s.stack)-1], t)
-		case xml.Directive:
+			s.h.Text(s.stack[len(s.stack)-1], t.text)
+		case tokDirective:
 			// XML 1.0 §2.8. OOXML parts never carry a DTD (ECMA-376 part 2
 			// §8.1.4: "MS shall not use DTD declarations"); a DOCTYPE is how
 			// XXE and billion-laughs attacks arrive, and Word refuses it.
-			if bytes.HasPrefix(bytes.TrimSpace(t), []byte("DOCTYPE")) {
+			if bytes.HasPrefix(bytes.TrimSpace(t.text), []byte("DOCTYPE")) {
+				line, col := t.posAt(t.start, false)
 				s.add(Finding{Code: CodeXMLDoctype, Grade: Fatal, Line: line, Column: col,
 					Message: "the part declares a DOCTYPE (a DTD); Office packages must not, and its entities were not expanded (external-entity and entity-expansion attacks use it)",
 					Fix:     "remove the <!DOCTYPE …> declaration and any entity references it defines", Anchor: "doctype"})
@@ -283,70 +291,93 @@ func (s *scanner) run(r io.Reader) ScanResult {
 	}
 }
 
-func qname(n xml.Name) string {
-	if n.Space == "" {
-		return n.Local
+// lookup returns the namespace URI bound to prefix ("" for the default
+// namespace) and whether it is bound.
+func (s *scanner) lookup(prefix string) (string, bool) {
+	c := &s.cache
+	if c.present && c.gen == s.nsGen && c.prefix == prefix {
+		return c.uri, c.found
 	}
-	return n.Space + ":" + n.Local
+	uri, found := "", false
+	for i := len(s.ns) - 1; i >= 0; i-- {
+		if b := &s.ns[i]; b.prefix == prefix {
+			if !b.dead {
+				uri, found = b.uri, true
+			}
+			break
+		}
+	}
+	c.present, c.gen, c.prefix, c.uri, c.found = true, s.nsGen, prefix, uri, found
+	return uri, found
 }
 
-// open pushes a new element, resolving namespaces (RawToken does not).
-func (s *scanner) open(t xml.StartElement, line, col int) *Element {
+// open pushes a new element for the start tag just read, resolving
+// namespaces (XML Namespaces 1.0 §6; RawToken does not).
+func (s *scanner) open(line, col int) *Element {
+	t := s.t
 	var parent *Element
 	if len(s.stack) > 0 {
 		parent = s.stack[len(s.stack)-1]
 	}
-	e := &Element{Prefix: t.Name.Space, Line: line, Column: col, Depth: len(s.stack) + 1, Parent: parent, RawAttr: t.Attr}
-	for _, a := range t.Attr {
-		switch {
-		case a.Name.Space == "xmlns":
-			e.nsDecl = append(e.nsDecl, nsBinding{a.Name.Local, a.Value, s.ns[a.Name.Local]})
-			s.ns[a.Name.Local] = a.Value
-		case a.Name.Space == "" && a.Name.Local == "xmlns":
-			e.nsDecl = append(e.nsDecl, nsBinding{"", a.Value, s.ns[""]})
-			s.ns[""] = a.Value
-		}
+	var e *Element
+	if n := len(s.free); n > 0 {
+		e = s.free[n-1]
+		s.free = s.free[:n-1]
+		*e = Element{childCounts: e.childCounts[:0], attrs: e.attrs[:0]}
+	} else {
+		e = &Element{}
 	}
-	e.Name = xml.Name{Space: s.ns[t.Name.Space], Local: t.Name.Local}
-	if t.Name.Space != "" {
-		if _, ok := s.ns[t.Name.Space]; !ok {
-			s.add(Finding{Code: CodeXMLNotWellFormed, Grade: Fatal, Line: line, Column: col,
-				Message: fmt.Sprintf("the prefix %q of <%s:%s> is not bound to a namespace", t.Name.Space, t.Name.Space, t.Name.Local),
-				Fix:     fmt.Sprintf("declare xmlns:%s on the root element or use a declared prefix", t.Name.Space),
-				Anchor:  "prefix:" + t.Name.Space})
+	name := t.name
+	e.Prefix, e.qname, e.Line, e.Column, e.Depth, e.Parent = name.prefix, name.raw, line, col, len(s.stack)+1, parent
+	nAttr := len(t.attrs)
+	if nAttr > 0 {
+		store := e.attrs[:0]
+		if cap(store) < 2*nAttr {
+			store = make([]xml.Attr, 0, 2*nAttr)
 		}
+		store = store[:nAttr]
+		for i, a := range t.attrs {
+			store[i] = xml.Attr{Name: xml.Name{Space: a.name.prefix, Local: a.name.local}, Value: a.value}
+			switch {
+			case a.name.prefix == "xmlns":
+				s.declare(a.name.local, a.value)
+				e.nsN++
+			case a.name.prefix == "" && a.name.local == "xmlns":
+				s.declare("", a.value)
+				e.nsN++
+			}
+		}
+		e.attrs = store
+		e.RawAttr = store[:nAttr:nAttr]
 	}
-	if len(t.Attr) > 0 {
-		e.Attr = make([]xml.Attr, 0, len(t.Attr))
-		for _, a := range t.Attr {
-			if a.Name.Space == "xmlns" || (a.Name.Space == "" && a.Name.Local == "xmlns") {
+	uri, bound := s.lookup(name.prefix)
+	e.Name = xml.Name{Space: uri, Local: name.local}
+	if name.prefix != "" && !bound {
+		s.add(Finding{Code: CodeXMLNotWellFormed, Grade: Fatal, Line: line, Column: col,
+			Message: fmt.Sprintf("the prefix %q of <%s:%s> is not bound to a namespace", name.prefix, name.prefix, name.local),
+			Fix:     fmt.Sprintf("declare xmlns:%s on the root element or use a declared prefix", name.prefix),
+			Anchor:  "prefix:" + name.prefix})
+	}
+	if nAttr > 0 {
+		attr := e.attrs[nAttr:nAttr]
+		for _, a := range t.attrs {
+			n := a.name
+			if n.prefix == "xmlns" || (n.prefix == "" && n.local == "xmlns") {
 				continue
 			}
-			n := a.Name
-			if n.Space != "" {
-				n.Space = s.ns[n.Space]
+			space := ""
+			if n.prefix != "" {
+				space, _ = s.lookup(n.prefix)
 			}
-			e.Attr = append(e.Attr, xml.Attr{Name: n, Value: a.Value})
+			attr = append(attr, xml.Attr{Name: xml.Name{Space: space, Local: n.local}, Value: a.value})
 		}
+		e.Attr = attr
 	}
 	if parent != nil {
 		parent.Children++
-		q := e.QName()
-		found := false
-		for i := range parent.childCounts {
-			if parent.childCounts[i].name == q {
-				parent.childCounts[i].n++
-				e.Index = parent.childCounts[i].n
-				found = true
-				break
-			}
-		}
-		if !found {
-			parent.childCounts = append(parent.childCounts, nameCount{q, 1})
-			e.Index = 1
-		}
+		e.Index = parent.childIndex(e.qname)
 	} else {
-		s.root = e
+		s.hasRoot = true
 		s.res.Root = e.Name
 		e.Index = 1
 	}
@@ -354,19 +385,68 @@ func (s *scanner) open(t xml.StartElement, line, col int) *Element {
 	return e
 }
 
-func (s *scanner) close(e *Element) {
-	for i := len(e.nsDecl) - 1; i >= 0; i-- {
-		b := e.nsDecl[i]
-		if b.prev == "" {
-			delete(s.ns, b.prefix)
-		} else {
-			s.ns[b.prefix] = b.prev
+// manyChildNames is how many distinct child names an element holds before
+// their counts are indexed by a map (a linear search stays faster below).
+const manyChildNames = 32
+
+// childIndex counts one more child named q and returns its 1-based
+// position among the children of that name.
+func (e *Element) childIndex(q string) int {
+	if e.childIdx != nil {
+		if i, ok := e.childIdx[q]; ok {
+			e.childCounts[i].n++
+			return e.childCounts[i].n
 		}
+	} else {
+		for i := range e.childCounts {
+			if e.childCounts[i].name == q {
+				e.childCounts[i].n++
+				return e.childCounts[i].n
+			}
+		}
+	}
+	e.childCounts = append(e.childCounts, nameCount{q, 1})
+	switch n := len(e.childCounts); {
+	case e.childIdx != nil:
+		e.childIdx[q] = n - 1
+	case n > manyChildNames:
+		e.childIdx = make(map[string]int, 2*n)
+		for i, c := range e.childCounts {
+			e.childIdx[c.name] = i
+		}
+	}
+	return 1
+}
+
+// declare binds prefix to uri until the declaring element ends.
+func (s *scanner) declare(prefix, uri string) {
+	prev, _ := s.lookup(prefix)
+	s.ns = append(s.ns, nsBinding{prefix: prefix, uri: uri, prev: prev})
+	s.nsGen++
+}
+
+// close pops e (after its End) and returns it to the free list: handlers
+// do not keep elements after End.
+func (s *scanner) close(e *Element) {
+	for ; e.nsN > 0; e.nsN-- {
+		b := s.ns[len(s.ns)-1]
+		s.ns = s.ns[:len(s.ns)-1]
+		if b.prev == "" {
+			for i := len(s.ns) - 1; i >= 0; i-- {
+				if s.ns[i].prefix == b.prefix {
+					s.ns[i].dead = true
+					break
+				}
+			}
+		}
+		s.nsGen++
 	}
 	s.stack = s.stack[:len(s.stack)-1]
 	if e.Parent != nil {
 		e.Parent.LastChild = e.Name
 	}
+	e.Data, e.Parent = nil, nil
+	s.free = append(s.free, e)
 }
 
 // add appends a finding, capping each code at lim.MaxFindingsPerCode.
@@ -389,24 +469,29 @@ func (s *scanner) add(f Finding) {
 	s.res.Findings = append(s.res.Findings, f)
 }
 
-func (s *scanner) addSyntax(d *xml.Decoder, msg, loc string) {
-	line, col := d.InputPos()
+// addSyntax reports a well-formedness error at the current position.
+func (s *scanner) addSyntax(msg, loc string) {
+	line, col := s.t.posAt(s.t.pos, false)
+	s.addSyntaxAt(msg, loc, line, col)
+}
+
+func (s *scanner) addSyntaxAt(msg, loc string, line, col int) {
 	s.add(Finding{Code: CodeXMLNotWellFormed, Grade: Fatal, Line: line, Column: col, Locator: loc,
 		Message: "the XML is not well-formed: " + msg,
 		Fix:     "repair the markup at this position (unescaped & or <, a missing or mismatched end tag); Office refuses or repairs parts that do not parse",
 		Anchor:  msg})
 }
 
-// fail turns a decoder or filter error into a finding.
-func (s *scanner) fail(d *xml.Decoder, err error) {
+// fail turns a tokenizer or read error into a finding.
+func (s *scanner) fail(err error) {
 	var loc string
 	if len(s.stack) > 0 {
 		loc = s.stack[len(s.stack)-1].Locator()
 	}
-	line, col := d.InputPos()
+	line, col := s.t.errLine, s.t.errCol
 	switch {
 	case errors.Is(err, ErrTokenTooLarge):
-		s.add(Finding{Code: CodeXMLTokenTooLarge, Grade: Fatal, Line: s.f.line, Column: s.f.col, Locator: loc,
+		s.add(Finding{Code: CodeXMLTokenTooLarge, Grade: Fatal, Line: line, Column: col, Locator: loc,
 			Message: fmt.Sprintf("one XML token (a text node or a tag) is longer than %d bytes; the scan stopped here", s.lim.MaxTokenSize),
 			Fix:     "split or remove the oversized text or attribute", Anchor: "token"})
 		return
@@ -430,7 +515,7 @@ func (s *scanner) fail(d *xml.Decoder, err error) {
 		if strings.HasPrefix(msg, "invalid character entity") {
 			msg += " (entities other than the five predefined ones are not allowed without a DTD)"
 		}
-		s.addSyntax(d, msg, loc)
+		s.addSyntaxAt(msg, loc, line, col)
 		return
 	}
 	// An I/O error from the zip reader (CRC, truncated entry).
@@ -439,9 +524,10 @@ func (s *scanner) fail(d *xml.Decoder, err error) {
 		Fix:     "the zip entry is damaged; re-save the document from its source", Anchor: "read:" + err.Error()})
 }
 
-// flushChars turns the illegal characters the filter replaced into findings.
-func (s *scanner) flushChars() {
-	for _, c := range s.f.take(s.off) {
+// flushChars turns the illegal characters the tokenizer replaced before
+// stream offset upto into findings.
+func (s *scanner) flushChars(upto int64) {
+	for _, c := range s.t.take(upto) {
 		var loc string
 		if len(s.stack) > 0 {
 			loc = s.stack[len(s.stack)-1].Locator()
@@ -453,117 +539,6 @@ func (s *scanner) flushChars() {
 			Message: fmt.Sprintf("the character U+%04X is not allowed in XML; it appears in …%s…", c.r, sanitizeExcerpt(string(c.excerpt))),
 			Fix:     fmt.Sprintf("delete U+%04X from the text (in SpreadsheetML strings it may be written escaped as _x%04X_)", c.r, c.r),
 			Anchor:  fmt.Sprintf("U+%04X %s", c.r, sanitizeExcerpt(string(c.excerpt)))})
-	}
-}
-
-// illegal is one XML-illegal character seen by the filter.
-type illegal struct {
-	r         rune
-	off       int64
-	line, col int
-	excerpt   []byte
-	need      int // bytes of "after" context still to collect
-	skip      int // bytes of the character itself still to skip
-}
-
-// charFilter passes bytes through to the decoder, replacing XML-illegal
-// characters with spaces (so one bad character does not hide the rest of
-// the part) and recording where they were; it also tracks line and column
-// and the longest run between markup delimiters (the token-size limit).
-type charFilter struct {
-	r       io.Reader
-	maxTok  int
-	off     int64
-	line    int
-	col     int
-	tokLen  int
-	ring    [excerptLen]byte // the last bytes seen, for excerpts
-	ringN   int              // bytes written to ring in all
-	pending []*illegal
-	open    int // pending entries still collecting context
-}
-
-const excerptLen = 24
-
-func newCharFilter(r io.Reader, maxTok int) *charFilter {
-	return &charFilter{r: r, maxTok: maxTok, line: 1, col: 1}
-}
-
-// take returns the recorded characters at offsets below upto (the
-// decoder's position), so the caller knows the element they are in.
-func (f *charFilter) take(upto int64) []illegal {
-	var out []illegal
-	i := 0
-	for ; i < len(f.pending) && f.pending[i].off < upto; i++ {
-		if f.pending[i].need > 0 {
-			f.open--
-		}
-		out = append(out, *f.pending[i])
-	}
-	f.pending = f.pending[i:]
-	return out
-}
-
-func (f *charFilter) Read(p []byte) (int, error) {
-	n, err := f.r.Read(p)
-	for i := 0; i < n; i++ {
-		c := p[i]
-		switch {
-		case c == '\n':
-			f.line++
-			f.col = 0
-		case c == '<' || c == '>':
-			f.tokLen = 0
-		case c < 0x20 && c != '\t' && c != '\r':
-			f.record(rune(c), 1)
-			p[i] = ' '
-		case c == 0xEF && i+2 < n && p[i+1] == 0xBF && (p[i+2] == 0xBE || p[i+2] == 0xBF):
-			f.record(0xFFFE+rune(p[i+2]-0xBE), 3)
-			p[i], p[i+1], p[i+2] = ' ', ' ', ' '
-		}
-		if c&0xC0 != 0x80 { // count characters, not continuation bytes
-			f.col++
-		}
-		f.tokLen++
-		f.feed(p[i])
-		f.off++
-		if f.maxTok > 0 && f.tokLen > f.maxTok {
-			return i, ErrTokenTooLarge
-		}
-	}
-	return n, err
-}
-
-// record notes an illegal character of size bytes at the current position.
-func (f *charFilter) record(r rune, size int) {
-	n := min(f.ringN, excerptLen)
-	ex := make([]byte, 0, n+2*excerptLen)
-	for i := f.ringN - n; i < f.ringN; i++ {
-		ex = append(ex, f.ring[i%excerptLen])
-	}
-	ex = append(ex, fmt.Sprintf("\\u%04X", r)...)
-	f.pending = append(f.pending, &illegal{r: r, off: f.off, line: f.line, col: f.col, excerpt: ex, need: excerptLen, skip: size})
-	f.open++
-}
-
-// feed appends b to the excerpt ring and to pending excerpts.
-func (f *charFilter) feed(b byte) {
-	f.ring[f.ringN%excerptLen] = b
-	f.ringN++
-	if f.open == 0 {
-		return
-	}
-	for _, il := range f.pending {
-		switch {
-		case il.skip > 0:
-			il.skip--
-		case il.need > 0:
-			il.excerpt = append(il.excerpt, b)
-			il.need--
-			if il.need == 0 {
-				f.open--
-			}
-		}
 	}
 }
 

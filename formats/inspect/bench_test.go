@@ -1,0 +1,33 @@
+package inspect
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// BenchmarkInspectTypical inspects three typical real files, one Word, one
+// PowerPoint and one Excel document, from $EDITAUDIT_CORPUS (skips
+// without it). Nearly all of the time is XML scanning.
+func BenchmarkInspectTypical(b *testing.B) {
+	dir := os.Getenv("EDITAUDIT_CORPUS")
+	if dir == "" {
+		b.Skip("EDITAUDIT_CORPUS not set")
+	}
+	for _, name := range []string{"docx/oxsdk_table-2007.docx", "pptx/oxsdk_typical-deck.pptx", "xlsx/onlyoffice_sample.xlsx"} {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(filepath.Base(name), func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if _, err := Bytes(context.Background(), data, name, Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
