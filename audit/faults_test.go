@@ -1,0 +1,387 @@
+package audit_test
+
+// Renderer faults, simulated with wrapper scripts standing in for soffice
+// and pdftoppm: LibreOffice missing, crashing, exiting with an error,
+// hanging, producing no PDF, producing a 0-page PDF; and a context
+// cancelled during LibreOffice and during pdftoppm. Whatever the renderer
+// does, the audit returns its findings and structure with pages.status
+// "failed" and the reason, or (cancelled) the context's error, and leaves
+// no process and no temp folder behind.
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/editaudit/editaudit/audit"
+	"github.com/editaudit/editaudit/baseline"
+	"github.com/editaudit/editaudit/formats"
+	"github.com/editaudit/editaudit/pixeldiff"
+)
+
+// faultDocx is a one-page Word document: a table and a paragraph of text
+// (raw: a control character in it is an XML-illegal character).
+func faultDocx(t *testing.T, text string) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	zw := zip.NewWriter(&b)
+	for _, p := range [][2]string{
+		{"[Content_Types].xml", `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>`},
+		{"_rels/.rels", `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`},
+		{"word/document.xml", `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>` +
+			`<w:tbl><w:tr><w:tc><w:p><w:r><w:t>cell</w:t></w:r></w:p></w:tc></w:tr></w:tbl><w:p><w:r><w:t>` + text + `</w:t></w:r></w:p>` +
+			`<w:sectPr><w:pgSz w:w="11906" w:h="16838"/></w:sectPr></w:body></w:document>`},
+	} {
+		w, err := zw.Create(p[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write([]byte(p[1]))
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// zeroPagePDF is a valid PDF whose page tree is empty.
+func zeroPagePDF() []byte {
+	var b bytes.Buffer
+	b.WriteString("%PDF-1.4\n")
+	o1 := b.Len()
+	b.WriteString("1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n")
+	o2 := b.Len()
+	b.WriteString("2 0 obj\n<< /Type /Pages /Kids [] /Count 0 >>\nendobj\n")
+	x := b.Len()
+	fmt.Fprintf(&b, "xref\n0 3\n0000000000 65535 f \n%010d 00000 n \n%010d 00000 n \ntrailer\n<< /Size 3 /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", o1, o2, x)
+	return b.Bytes()
+}
+
+// fakeSoffice writes a stand-in for soffice. Runs without input documents
+// (profile set-up, --version) succeed at once. A run whose documents hold
+// one of the markers fails that way; any other run is handed to the real
+// LibreOffice (real; "" to fail every run as CRASH does):
+//
+//	FAULT-CRASH  dies by SIGSEGV          FAULT-EXIT   exits 1 with a message
+//	FAULT-HANG   sleeps (blocked, idle)   FAULT-NOPDF  exits 0 writing nothing
+//	FAULT-ZERO   writes a 0-page PDF
+func fakeSoffice(t *testing.T, real string) string {
+	t.Helper()
+	dir := t.TempDir()
+	zero := filepath.Join(dir, "zero.pdf")
+	if err := os.WriteFile(zero, zeroPagePDF(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script := `#!/bin/sh
+outdir= prev= files= fault=
+for a in "$@"; do
+	[ "$prev" = "--outdir" ] && outdir=$a
+	prev=$a
+	case "$a" in
+	*.docx|*.xlsx|*.pptx)
+		files="$files $a"
+		for m in CRASH EXIT HANG NOPDF ZERO; do
+			if unzip -p "$a" word/document.xml 2>/dev/null | grep -q "FAULT-$m"; then fault=$m; fi
+		done;;
+	esac
+done
+[ -z "$files" ] && exit 0
+real='` + real + `'
+[ -z "$real" ] && [ -z "$fault" ] && fault=CRASH
+case "$fault" in
+CRASH) kill -SEGV $$ ;;
+EXIT) echo "Error: source file could not be loaded" >&2; exit 1 ;;
+HANG) exec sleep 3141 ;;
+NOPDF) exit 0 ;;
+ZERO) for f in $files; do b=$(basename "$f"); cp '` + zero + `' "$outdir/${b%.*}.pdf"; done; exit 0 ;;
+esac
+exec "$real" "$@"
+`
+	p := filepath.Join(dir, "soffice")
+	if err := os.WriteFile(p, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// procsMentioning lists the running processes whose command line contains
+// s (pgrep -f, without depending on procps).
+func procsMentioning(s string) []string {
+	var out []string
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		if e.Name()[0] < '0' || e.Name()[0] > '9' {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err != nil || len(b) == 0 {
+			continue
+		}
+		if cmd := strings.ReplaceAll(string(b), "\x00", " "); strings.Contains(cmd, s) {
+			out = append(out, e.Name()+": "+cmd)
+		}
+	}
+	return out
+}
+
+// waitGone waits up to 10s for every process mentioning s to end.
+func waitGone(t *testing.T, s string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for len(procsMentioning(s)) > 0 && time.Now().Before(deadline) {
+		time.Sleep(100 * time.Millisecond)
+	}
+	if left := procsMentioning(s); len(left) > 0 {
+		t.Errorf("processes left behind: %v", left)
+	}
+}
+
+// emptyDir fails unless dir holds nothing.
+func emptyDir(t *testing.T, dir string) {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		t.Errorf("left behind in %s: %s", dir, e.Name())
+	}
+}
+
+func requireTools(t *testing.T, tools ...string) string {
+	t.Helper()
+	var first string
+	for _, tool := range tools {
+		p, err := exec.LookPath(tool)
+		if err != nil {
+			if os.Getenv("CI") == "true" {
+				t.Fatalf("%s is required under CI", tool)
+			}
+			t.Skipf("%s not installed", tool)
+		}
+		if first == "" {
+			first = p
+		}
+	}
+	return first
+}
+
+// faultPool starts a pool running fake, with its working folder under a
+// folder of the test's that must be empty once the pool is closed.
+func faultPool(t *testing.T, fake string, deadline time.Duration) (*pixeldiff.Pool, string) {
+	t.Helper()
+	tmp := filepath.Join(t.TempDir(), "pool")
+	if err := os.Mkdir(tmp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	pool, err := pixeldiff.NewPool(context.Background(), pixeldiff.PoolOptions{SofficePath: fake, Workers: 1, Deadline: deadline, BatchWindow: time.Millisecond, TempDir: tmp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pool, tmp
+}
+
+// TestRendererFaults: the original renders (real LibreOffice); each edit
+// makes the renderer fail its own way. The audit still blocks on the new
+// fatal finding, reports the structure, and says pages failed and why; no
+// process or file is left behind. The hang is simulated on both documents
+// in a pool of its own with a 2s deadline (an idle, blocked LibreOffice is
+// killed at the deadline, then once more when retried alone).
+func TestRendererFaults(t *testing.T) {
+	real := requireTools(t, "soffice", "pdftoppm", "pdfinfo", "unzip")
+	pool, tmp := faultPool(t, fakeSoffice(t, real), 20*time.Second)
+	store, err := baseline.OpenStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	orig := filepath.Join(dir, "orig.docx")
+	os.WriteFile(orig, faultDocx(t, "Hello"), 0o644)
+	tests := []struct {
+		fault  string
+		status string
+		reason []string // all in pages.message
+		own    bool     // in a pool of its own, the original failing too
+	}{
+		{"", audit.PagesOK, nil, false}, // the harness renders a healthy edit
+		{"CRASH", audit.PagesFailed, []string{"edited file", "crash", "SIGSEGV", "quarantined"}, false},
+		{"EXIT", audit.PagesFailed, []string{"edited file", "exited with status 1", "could not be loaded"}, false},
+		{"NOPDF", audit.PagesFailed, []string{"edited file", "no-pdf", "no PDF"}, false},
+		{"ZERO", audit.PagesFailed, []string{"edited file", "zero-pages"}, false},
+		{"HANG", audit.PagesFailed, []string{"original", "timeout", "deadline 2s", "killed"}, true},
+	}
+	for _, tc := range tests {
+		t.Run("fault "+tc.fault, func(t *testing.T) {
+			p, ptmp, o := pool, tmp, orig
+			if tc.own {
+				p, ptmp = faultPool(t, fakeSoffice(t, ""), 2*time.Second)
+				defer func() {
+					p.Close()
+					emptyDir(t, ptmp)
+				}()
+				o = filepath.Join(t.TempDir(), "orig.docx")
+				os.WriteFile(o, faultDocx(t, "Hello FAULT-"+tc.fault), 0o644)
+			}
+			r := &pixeldiff.Renderer{Pool: p, Raster: pixeldiff.NewPdftoppm(), DPI: 40}
+			// The faulty edits add an XML-illegal character (a new fatal
+			// finding); the control edit is healthy, since LibreOffice
+			// itself refuses a document with one.
+			text := "Hel\x0blo FAULT-" + tc.fault
+			if tc.fault == "" {
+				text = "Hello, edited"
+			}
+			edited := filepath.Join(dir, "edited-"+tc.fault+".docx")
+			os.WriteFile(edited, faultDocx(t, text), 0o644)
+			start := time.Now()
+			res, err := audit.Files(context.Background(), o, edited, audit.Options{Render: audit.RenderOn, Renderer: r, Store: store})
+			if err != nil {
+				t.Fatalf("audit: %v", err)
+			}
+			t.Logf("%s: %s in %s", tc.fault, res.Pages.Message, time.Since(start).Round(time.Millisecond))
+			if tc.fault == "" {
+				if res.Blocked || len(res.NewFindings) != 0 {
+					t.Errorf("healthy edit: blocked %v, %v", res.Blocked, res.NewFindings)
+				}
+			} else if !res.Blocked || len(res.NewFindings) == 0 || res.NewFindings[0].Code != formats.CodeXMLIllegalChar {
+				t.Errorf("findings: blocked %v, %v", res.Blocked, res.NewFindings)
+			}
+			if res.Structure.Before["tables"] != 1 || res.Structure.After["tables"] != 1 || res.Structure.After["paragraphs"] != 2 {
+				t.Errorf("structure %+v", res.Structure)
+			}
+			if res.Pages.Status != tc.status {
+				t.Errorf("pages.status %q (%s), want %q", res.Pages.Status, res.Pages.Message, tc.status)
+			}
+			for _, want := range tc.reason {
+				if !strings.Contains(res.Pages.Message, want) {
+					t.Errorf("pages.message %q does not say %q", res.Pages.Message, want)
+				}
+			}
+			if tc.status == audit.PagesOK && (res.Pages.Before != 1 || res.Pages.After != 1) {
+				t.Errorf("pages %d → %d, want 1 → 1", res.Pages.Before, res.Pages.After)
+			}
+			if tc.fault != "" && !strings.Contains(res.Feedback, "xml.illegal-char") {
+				t.Errorf("feedback lacks the finding: %s", res.Feedback)
+			}
+			waitGone(t, ptmp)
+			waitGone(t, "sleep 3141")
+		})
+	}
+	t.Logf("pool stats %+v", pool.Stats())
+	if err := pool.Close(); err != nil {
+		t.Fatal(err)
+	}
+	emptyDir(t, tmp)
+}
+
+// TestRendererMissing: no LibreOffice. With Render on the audit fails
+// with ErrNoRenderer and says how to install it; with auto it returns the
+// findings and structure, pages.status failed and the reason.
+func TestRendererMissing(t *testing.T) {
+	dir := t.TempDir()
+	orig := filepath.Join(dir, "orig.docx")
+	edited := filepath.Join(dir, "edited.docx")
+	os.WriteFile(orig, faultDocx(t, "Hello"), 0o644)
+	os.WriteFile(edited, faultDocx(t, "Hel\x0blo"), 0o644)
+	t.Setenv("PATH", t.TempDir())
+	_, err := audit.Files(context.Background(), orig, edited, audit.Options{Render: audit.RenderOn})
+	if !errors.Is(err, audit.ErrNoRenderer) || !strings.Contains(err.Error(), "apt-get install") {
+		t.Errorf("render on: %v, want ErrNoRenderer with an install hint", err)
+	}
+	res, err := audit.Files(context.Background(), orig, edited, audit.Options{Render: audit.RenderAuto})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Blocked || res.Structure.After["tables"] != 1 || res.Pages.Status != audit.PagesFailed || !strings.Contains(res.Pages.Message, "not installed") {
+		t.Errorf("render auto: blocked %v, structure %+v, pages %+v", res.Blocked, res.Structure, res.Pages)
+	}
+	// An explicit program that does not exist is the same error.
+	_, err = pixeldiff.NewPool(context.Background(), pixeldiff.PoolOptions{SofficePath: filepath.Join(dir, "no-soffice"), TempDir: t.TempDir()})
+	if !errors.Is(err, pixeldiff.ErrNoRenderer) {
+		t.Errorf("NewPool with a missing program: %v", err)
+	}
+}
+
+// TestCancelDuringRender: the context is cancelled while LibreOffice
+// converts (the real one) and, separately, while pdftoppm draws (a
+// stand-in that never finishes). The audit returns context.Canceled
+// promptly, no soffice or pdftoppm process is left, and once the pool is
+// closed its folder is empty.
+func TestCancelDuringRender(t *testing.T) {
+	real := requireTools(t, "soffice", "pdftoppm", "pdfinfo")
+	dir := t.TempDir()
+	orig := filepath.Join(dir, "orig.docx")
+	edited := filepath.Join(dir, "edited.docx")
+	os.WriteFile(orig, faultDocx(t, "Hello"), 0o644)
+	os.WriteFile(edited, faultDocx(t, "Hello, edited"), 0o644)
+	hangDir := t.TempDir()
+	hangPdftoppm := filepath.Join(hangDir, "pdftoppm")
+	os.WriteFile(hangPdftoppm, []byte("#!/bin/sh\nexec sleep 2718\n"), 0o755)
+
+	tests := []struct {
+		name   string
+		raster pixeldiff.Rasterizer
+		// started reports that the stage to interrupt is running.
+		started func(tmp string) bool
+	}{
+		{"during LibreOffice", pixeldiff.NewPdftoppm(), func(tmp string) bool {
+			for _, p := range procsMentioning(tmp) {
+				if strings.Contains(p, "--convert-to") {
+					return true
+				}
+			}
+			return false
+		}},
+		{"during pdftoppm", &pixeldiff.Pdftoppm{Bin: hangPdftoppm}, func(string) bool { return len(procsMentioning("sleep 2718")) > 0 }},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			pool, tmp := faultPool(t, real, time.Minute)
+			r := &pixeldiff.Renderer{Pool: pool, Raster: tc.raster, DPI: 40}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			done := make(chan error, 1)
+			go func() {
+				_, err := audit.Files(ctx, orig, edited, audit.Options{Render: audit.RenderOn, Renderer: r})
+				done <- err
+			}()
+			deadline := time.Now().Add(2 * time.Minute)
+			for !tc.started(tmp) {
+				if time.Now().After(deadline) {
+					t.Fatal("the stage to interrupt never started")
+				}
+				select {
+				case err := <-done:
+					t.Fatalf("the audit ended before it could be cancelled: %v", err)
+				case <-time.After(20 * time.Millisecond):
+				}
+			}
+			cancel()
+			start := time.Now()
+			var err error
+			select {
+			case err = <-done:
+			case <-time.After(30 * time.Second):
+				t.Fatal("the audit did not return within 30s of cancellation")
+			}
+			t.Logf("returned %s after cancel: %v", time.Since(start).Round(time.Millisecond), err)
+			if !errors.Is(err, context.Canceled) {
+				t.Errorf("audit error %v, want context.Canceled", err)
+			}
+			waitGone(t, tmp)
+			waitGone(t, "sleep 2718")
+			waitGone(t, "pdftoppm -r 40")
+			if err := pool.Close(); err != nil {
+				t.Fatal(err)
+			}
+			emptyDir(t, tmp)
+		})
+	}
+}
