@@ -492,7 +492,7 @@ func (s *scanner) fail(err error) {
 	switch {
 	case errors.Is(err, ErrTokenTooLarge):
 		s.add(Finding{Code: CodeXMLTokenTooLarge, Grade: Fatal, Line: line, Column: col, Locator: loc,
-			Message: fmt.Sprintf("one XML token (a text node or a tag) is longer than %d bytes; the scan stopped here", s.lim.MaxTokenSize),
+			Message: fmt.Sprintf("one XML token (a tag, a text node, a comment, a CDATA section, a processing instruction or a DOCTYPE) starting here is longer than %d bytes; the scan stopped", s.lim.MaxTokenSize),
 			Fix:     "split or remove the oversized text or attribute", Anchor: "token"})
 		return
 	case errors.Is(err, ErrEntryTooLarge), errors.Is(err, ErrRatio), errors.Is(err, ErrTotalTooLarge):

@@ -225,6 +225,7 @@ func (t *xmlTokenizer) more(k int) bool {
 			return false
 		}
 	}
+	t.stop = min(t.end, t.tokEnd)
 	return true
 }
 
@@ -385,7 +386,7 @@ func (t *xmlTokenizer) take(upto int64) []*illegal {
 	for i < len(t.ills) && t.ills[i].off < upto {
 		i++
 	}
-	for t.ills[i-1].need > 0 && t.fill() {
+	for t.ills[i-1].need > 0 && t.base+int64(t.end) < t.scanTo && t.fill() {
 	}
 	for _, il := range t.ills[:i] {
 		if il.need > 0 {

@@ -1049,3 +1049,82 @@ func FuzzTokenizerVsEncodingXML(f *testing.F) {
 		diffCheck(t, in, len(in) <= 4000)
 	})
 }
+
+// TestIllegalAfterError: after a fatal error the illegal characters up to
+// 4 KiB past it are still listed, the same whatever the reads were like;
+// those further on are not.
+func TestIllegalAfterError(t *testing.T) {
+	in := "<a>&bad;" + strings.Repeat("x", 100) + "\x01" + strings.Repeat("y", errContext) + "\x02</a>"
+	for _, r := range []io.Reader{strings.NewReader(in), iotest.OneByteReader(strings.NewReader(in)), iotest.HalfReader(strings.NewReader(in))} {
+		res := ScanXML("p.xml", r, DefaultLimits(), nil)
+		got := codesOf(res.Findings)
+		if strings.Join(got, ",") != CodeXMLIllegalChar+","+CodeXMLNotWellFormed || !strings.Contains(res.Findings[0].Message, "U+0001") {
+			t.Errorf("findings %v", fmtFindings(res.Findings))
+		}
+	}
+}
+
+// TestTokenLimitPerToken: the limit counts the bytes of one token of any
+// kind, at the limit it passes, one byte more it stops the scan, and the
+// finding points at the token's start.
+func TestTokenLimitPerToken(t *testing.T) {
+	lim := DefaultLimits()
+	lim.MaxTokenSize = 64
+	for _, tc := range []struct {
+		name, pre, mid string
+		fixed          int // bytes of the token besides mid
+	}{
+		{"comment", "<r>\n  ", "-", 7}, // "<!--" + mid + "-->"
+		{"cdata", "<r>\n  ", "<", 12},
+		{"pi", "<r>\n  ", "<", 7},
+		{"text", "<r>", ">", 0}, // the text node starts right after <r>
+		{"value", "<r>\n  ", ">", 9},
+		{"doctype", "\n  ", "<", 15},
+	} {
+		for _, over := range []bool{false, true} {
+			n := lim.MaxTokenSize - tc.fixed
+			if over {
+				n++
+			}
+			mid := strings.Repeat(tc.mid, n)
+			var tok string
+			switch tc.name {
+			case "comment":
+				tok = "<!--" + strings.Repeat("x", n) + "-->"
+			case "cdata":
+				tok = "<![CDATA[" + mid + "]]>"
+			case "pi":
+				tok = "<?pi " + mid + "?>"
+			case "text":
+				tok = mid
+			case "value":
+				tok = `<e a="` + mid + `"/>`
+			case "doctype":
+				tok = "<!DOCTYPE r [" + strings.Repeat("x", n) + "]>"
+			}
+			if len(tok) != lim.MaxTokenSize+map[bool]int{false: 0, true: 1}[over] {
+				t.Fatalf("%s: token of %d bytes", tc.name, len(tok))
+			}
+			in := tc.pre + tok + "</r>"
+			if tc.name == "doctype" {
+				in = tc.pre + tok + "<r/>"
+			}
+			res := ScanXML("p.xml", strings.NewReader(in), lim, nil)
+			tooBig := hasCode(res.Findings, CodeXMLTokenTooLarge)
+			if tooBig != over {
+				t.Errorf("%s over=%v: findings %v", tc.name, over, fmtFindings(res.Findings))
+				continue
+			}
+			if over {
+				f := res.Findings[len(res.Findings)-1]
+				line, col := 2, 3
+				if tc.name == "text" {
+					line, col = 1, 4
+				}
+				if f.Line != line || f.Column != col || res.Complete {
+					t.Errorf("%s: at %d:%d complete %v, want %d:%d, false", tc.name, f.Line, f.Column, res.Complete, line, col)
+				}
+			}
+		}
+	}
+}
