@@ -60,12 +60,14 @@ type RunOptions struct {
 const cancelGrace = 5 * time.Second
 
 // DefaultJobs is the default number of pairs audited at once: one per CPU
-// without rendering; with a renderer, enough pairs in flight to fill the
-// LibreOffice pool's batches while the CPUs compare pages.
+// without rendering; with a renderer, 8 per CPU (at most 32), because a
+// rendering pair mostly waits for LibreOffice and the rasterizer, and the
+// more pairs wait at once, the more documents each LibreOffice start
+// converts (a start costs seconds, a small document a fraction of one).
 func DefaultJobs(rendering bool) int {
 	n := runtime.NumCPU()
 	if rendering {
-		return min(max(4*n, 8), 32)
+		return min(8*n, 32)
 	}
 	return n
 }
@@ -200,7 +202,7 @@ func RunPairs(ctx context.Context, pairs []Pair, opts RunOptions) (*RunStats, er
 	}
 	go func() {
 		defer close(work)
-		for _, p := range sel {
+		for _, p := range interleave(sel) {
 			select {
 			case work <- p:
 			case <-ctx.Done():
@@ -401,6 +403,32 @@ func (r *runner) pair(ctx context.Context, p Pair) (rec *Record) {
 	rec.Timings = Timings{Baseline: t1.Sub(t0).Milliseconds(), Audit: t2.Sub(t1).Milliseconds(), Total: time.Since(start).Milliseconds(), BaselineHit: hit}
 	rec.normalize()
 	return rec
+}
+
+// interleave orders pairs round-robin over their originals (first pair
+// of each original, then the second of each, …), keeping the manifest
+// order within an original. The first pairs in flight then need distinct
+// originals, whose baselines are made side by side (and rendered in one
+// LibreOffice batch) instead of one after the other while every job waits
+// for the same original.
+func interleave(pairs []Pair) []Pair {
+	var order []string
+	by := map[string][]Pair{}
+	for _, p := range pairs {
+		if _, ok := by[p.Original]; !ok {
+			order = append(order, p.Original)
+		}
+		by[p.Original] = append(by[p.Original], p)
+	}
+	out := make([]Pair, 0, len(pairs))
+	for round := 0; len(out) < len(pairs); round++ {
+		for _, o := range order {
+			if ps := by[o]; round < len(ps) {
+				out = append(out, ps[round])
+			}
+		}
+	}
+	return out
 }
 
 // failedRecord marks rec as not audited, keeping what it knows.
