@@ -452,6 +452,12 @@ func (s *scanner) close(e *Element) {
 // add appends a finding, capping each code at lim.MaxFindingsPerCode.
 func (s *scanner) add(f Finding) {
 	f.Part = s.part
+	// Messages quote the input (an entity name, a tag name); a part that
+	// is not UTF-8 must not make them invalid text in every report.
+	f.Message = strings.ToValidUTF8(f.Message, "\uFFFD")
+	f.Anchor = strings.ToValidUTF8(f.Anchor, "\uFFFD")
+	f.Locator = strings.ToValidUTF8(f.Locator, "\uFFFD")
+	f.Fix = strings.ToValidUTF8(f.Fix, "\uFFFD")
 	if s.perCode == nil {
 		s.perCode = map[string]int{}
 	}
