@@ -254,3 +254,14 @@ func TestProgress(t *testing.T) {
 		t.Errorf("bar progress %q", buf.String())
 	}
 }
+
+func TestInterleave(t *testing.T) {
+	in := []Pair{{ID: "a1", Original: "a"}, {ID: "a2", Original: "a"}, {ID: "a3", Original: "a"}, {ID: "b1", Original: "b"}, {ID: "c1", Original: "c"}, {ID: "b2", Original: "b"}}
+	var got []string
+	for _, p := range interleave(in) {
+		got = append(got, p.ID)
+	}
+	if want := []string{"a1", "b1", "c1", "a2", "b2", "a3"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+}
