@@ -56,6 +56,23 @@ type RunOptions struct {
 	SyncEvery time.Duration
 }
 
+// Errors of RunPairs about its folder.
+var (
+	// ErrRunBusy: another run holds the folder.
+	ErrRunBusy = errors.New("corpus: another run is using the folder")
+	// ErrShardMismatch: the folder belongs to another shard (resuming it
+	// with this shard would drop that shard's results).
+	ErrShardMismatch = errors.New("corpus: the folder belongs to another shard")
+)
+
+// runShard is the shard a run folder was made for ("" for all pairs).
+func runShard(ri *RunInfo) string {
+	if len(ri.Shards) == 1 {
+		return ri.Shards[0]
+	}
+	return ""
+}
+
 // cancelGrace is how long a cancelled run waits for its pairs in flight.
 const cancelGrace = 5 * time.Second
 
@@ -119,6 +136,11 @@ func RunPairs(ctx context.Context, pairs []Pair, opts RunOptions) (*RunStats, er
 	if err := os.MkdirAll(filepath.Join(opts.Out, PairsDir), 0o755); err != nil {
 		return nil, err
 	}
+	unlock, err := lockRun(opts.Out)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	sel := opts.Shard.Select(pairs)
 	inSel := make(map[string]bool, len(sel))
 	for _, p := range sel {
@@ -137,15 +159,18 @@ func RunPairs(ctx context.Context, pairs []Pair, opts RunOptions) (*RunStats, er
 			return nil, err
 		}
 	}
+	ri, err := ReadRunInfo(opts.Out)
+	if err != nil || ri == nil {
+		ri = &RunInfo{}
+	}
+	if want := opts.Shard.String(); len(ri.Sessions) > 0 && runShard(ri) != want {
+		return nil, fmt.Errorf("%w: %s holds shard %q, not %q; give each shard its own folder", ErrShardMismatch, opts.Out, runShard(ri), want)
+	}
 	// Drop what a killed run left (a torn last line, superseded lines) and
 	// learn what is done.
 	done, err := compactResults(opts.Out, func(id string) bool { return inSel[id] })
 	if err != nil {
 		return nil, err
-	}
-	ri, err := ReadRunInfo(opts.Out)
-	if err != nil || ri == nil {
-		ri = &RunInfo{}
 	}
 	host, _ := os.Hostname()
 	ri.Schema, ri.Source, ri.Selected, ri.Unpaired = RunSchema, opts.Source, len(sel), opts.Unpaired

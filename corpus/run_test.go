@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -481,6 +482,24 @@ func TestRunLabelledCorpus(t *testing.T) {
 		}
 		if ri, err := ReadRunInfo(merged); err != nil || len(ri.Sessions) != 3 || ri.Selected != len(l.pairs) {
 			t.Errorf("merged run.json %+v %v", ri, err)
+		}
+		// A folder belongs to its shard, and to one run at a time.
+		if _, err := RunPairs(ctx, l.pairs, RunOptions{Out: shardDirs[0], Store: store, Render: audit.RenderOff, Shard: Shard{K: 2, N: 3}}); !errors.Is(err, ErrShardMismatch) {
+			t.Errorf("shard 2/3 into the folder of 1/3: %v", err)
+		}
+		if _, err := RunPairs(ctx, l.pairs, RunOptions{Out: shardDirs[0], Store: store, Render: audit.RenderOff}); !errors.Is(err, ErrShardMismatch) {
+			t.Errorf("all pairs into the folder of 1/3: %v", err)
+		}
+		unlock, err := lockRun(shardDirs[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := RunPairs(ctx, l.pairs, RunOptions{Out: shardDirs[1], Store: store, Render: audit.RenderOff, Shard: Shard{K: 2, N: 3}}); !errors.Is(err, ErrRunBusy) && runtime.GOOS == "linux" {
+			t.Errorf("a locked folder: %v", err)
+		}
+		unlock()
+		if n := len(readAll(t, shardDirs[1])); n == 0 {
+			t.Error("the refused runs emptied the shard")
 		}
 		// Merging into a folder that holds results is refused; so is a
 		// conflicting result for one id.

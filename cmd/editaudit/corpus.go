@@ -167,6 +167,9 @@ func runCorpusRun(c *cli.Context) error {
 		Shard: shard, Show: show, Source: source, Unpaired: unpaired, Progress: prog,
 	})
 	stop()
+	if errors.Is(err, corpus.ErrShardMismatch) || errors.Is(err, corpus.ErrRunBusy) {
+		return usageErr("%v", err)
+	}
 	if err != nil {
 		return toolErr(err)
 	}
