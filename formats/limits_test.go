@@ -518,7 +518,7 @@ func TestLimitsZip(t *testing.T) {
 			var p *Package
 			alloc, d := measureAlloc(func() { p = openAll(t, data, tc.lim) })
 			fs := p.Findings()
-			t.Logf("%d-byte zip: %.1f MiB allocated, %s, %d findings", len(data), float64(alloc)/mib, d.Round(time.Millisecond), len(fs))
+			t.Logf("%s: %d-byte zip, %.1f MiB allocated, %s, %d findings", tc.name, len(data), float64(alloc)/mib, d.Round(time.Millisecond), len(fs))
 			found := false
 			for _, f := range fs {
 				if f.Code == tc.code && (tc.part == "" || f.Part == tc.part) {
