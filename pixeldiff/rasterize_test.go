@@ -216,3 +216,16 @@ func TestRasterizeFaults(t *testing.T) {
 		}
 	}
 }
+
+// TestDefaultRasterizer: mutool when installed, pdftoppm otherwise.
+func TestDefaultRasterizer(t *testing.T) {
+	if _, err := exec.LookPath("mutool"); err == nil {
+		if n := DefaultRasterizer().Name(); n != "mutool" {
+			t.Errorf("with mutool installed: %s", n)
+		}
+	}
+	t.Setenv("PATH", t.TempDir())
+	if n := DefaultRasterizer().Name(); n != "pdftoppm" {
+		t.Errorf("without mutool: %s", n)
+	}
+}

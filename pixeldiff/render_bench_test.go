@@ -53,6 +53,7 @@ func TestBenchPoolVsSingle(t *testing.T) {
 	}
 
 	// Pool: all requests at once, default options (workers = min(NumCPU, 4)).
+	la0, _ := os.ReadFile("/proc/loadavg")
 	t0 := time.Now()
 	pool, err := NewPool(ctx, PoolOptions{TempDir: t.TempDir()})
 	if err != nil {
@@ -83,10 +84,11 @@ func TestBenchPoolVsSingle(t *testing.T) {
 	// profile (so first-start costs are not counted against it either).
 	dir := t.TempDir()
 	profile := filepath.Join(dir, "profile")
-	if err := runSofficeForTest(ctx, soffice, []string{"--headless", "-env:UserInstallation=" + fileURL(profile), "--terminate_after_init"}); err != nil {
+	if _, err := runSofficeForTest(ctx, soffice, []string{"--headless", "-env:UserInstallation=" + fileURL(profile), "--terminate_after_init"}); err != nil {
 		t.Fatal(err)
 	}
 	singlePages := make([]int, len(files))
+	var singleCPU time.Duration
 	t2 := time.Now()
 	for i, f := range files {
 		out := filepath.Join(dir, fmt.Sprintf("out%d", i))
@@ -94,8 +96,10 @@ func TestBenchPoolVsSingle(t *testing.T) {
 		if err := copyFile(f, c); err != nil {
 			t.Fatal(err)
 		}
-		if err := runSofficeForTest(ctx, soffice, []string{"--headless", "--norestore", "-env:UserInstallation=" + fileURL(profile),
-			"--convert-to", "pdf", "--outdir", out, c}); err != nil {
+		cpu, err := runSofficeForTest(ctx, soffice, []string{"--headless", "--norestore", "-env:UserInstallation=" + fileURL(profile),
+			"--convert-to", "pdf", "--outdir", out, c})
+		singleCPU += cpu
+		if err != nil {
 			t.Logf("single: %s: %v", filepath.Base(f), err)
 			continue
 		}
@@ -114,9 +118,13 @@ func TestBenchPoolVsSingle(t *testing.T) {
 		}
 	}
 	t.Logf("files=%d pages=%d cpus=%d", len(files), total, runtime.NumCPU())
-	t.Logf("pool (%d workers): %s (%s with pool start-up); %d LibreOffice runs", pool.opts.Workers, poolTime.Round(time.Millisecond), poolWithStart.Round(time.Millisecond), st.Runs)
-	t.Logf("one soffice per file: %s", singleTime.Round(time.Millisecond))
-	t.Logf("ratio: %.1fx (%.1fx counting pool start-up)", singleTime.Seconds()/poolTime.Seconds(), singleTime.Seconds()/poolWithStart.Seconds())
+	la, _ := os.ReadFile("/proc/loadavg")
+	t.Logf("load average before/after: %s / %s", strings.TrimSpace(string(la0)), strings.TrimSpace(string(la)))
+	t.Logf("pool (%d workers): %s wall (%s with pool start-up), LibreOffice CPU %s; %d LibreOffice runs",
+		pool.opts.Workers, poolTime.Round(time.Millisecond), poolWithStart.Round(time.Millisecond), st.CPU.Round(time.Millisecond), st.Runs)
+	t.Logf("one soffice per file: %s wall, LibreOffice CPU %s", singleTime.Round(time.Millisecond), singleCPU.Round(time.Millisecond))
+	t.Logf("ratio: wall %.1fx (%.1fx counting pool start-up), LibreOffice CPU %.1fx",
+		singleTime.Seconds()/poolTime.Seconds(), singleTime.Seconds()/poolWithStart.Seconds(), singleCPU.Seconds()/st.CPU.Seconds())
 }
 
 // TestBenchRasterizers measures the per-page cost of pdftoppm (stdout and

@@ -109,7 +109,7 @@ func libreOfficeOwnExport(t *testing.T, soffice string, files []string) map[stri
 	defer cancel()
 	args := append([]string{"--headless", "--norestore", "-env:UserInstallation=" + fileURL(filepath.Join(dir, "profile")),
 		"--convert-to", "pdf", "--outdir", outdir}, files...)
-	if err := runSofficeForTest(ctx, soffice, args); err != nil {
+	if _, err := runSofficeForTest(ctx, soffice, args); err != nil {
 		t.Fatalf("LibreOffice's own export: %v", err)
 	}
 	pages := map[string]int{}

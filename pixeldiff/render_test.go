@@ -113,7 +113,7 @@ func libreOfficeOwnPages(t testing.TB, soffice string, files []string) map[strin
 		"--convert-to", "pdf", "--outdir", outdir}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	if err := runSofficeForTest(ctx, soffice, append(args, files...)); err != nil {
+	if _, err := runSofficeForTest(ctx, soffice, append(args, files...)); err != nil {
 		t.Fatalf("soffice --convert-to: %v", err)
 	}
 	pages := map[string]int{}
@@ -125,8 +125,9 @@ func libreOfficeOwnPages(t testing.TB, soffice string, files []string) map[strin
 }
 
 // runSofficeForTest runs soffice in its own process group, killed with it
-// when ctx ends, under the locale the pool pins (sofficeEnv).
-func runSofficeForTest(ctx context.Context, soffice string, args []string) error {
+// when ctx ends, under the locale the pool pins (sofficeEnv). It returns
+// the CPU time the run used.
+func runSofficeForTest(ctx context.Context, soffice string, args []string) (time.Duration, error) {
 	cmd := exec.CommandContext(ctx, soffice, args...)
 	cmd.Env = sofficeEnv()
 	setProcessGroup(cmd)
@@ -134,10 +135,14 @@ func runSofficeForTest(ctx context.Context, soffice string, args []string) error
 	cmd.WaitDelay = 2 * time.Second
 	out, err := cmd.CombinedOutput()
 	killGroup(cmd)
-	if err != nil {
-		return fmt.Errorf("%v: %s", err, out)
+	var cpu time.Duration
+	if ps := cmd.ProcessState; ps != nil {
+		cpu = ps.UserTime() + ps.SystemTime()
 	}
-	return nil
+	if err != nil {
+		return cpu, fmt.Errorf("%v: %s", err, out)
+	}
+	return cpu, nil
 }
 
 type renderedDoc struct {

@@ -94,6 +94,9 @@ type PoolStats struct {
 	Killed       int64 // runs killed (deadline, cancellation)
 	Retried      int64 // documents retried alone after a failed batch
 	Deduplicated int64 // requests served by an identical in-flight document
+	// CPU is the user+system time of the LibreOffice runs (with their
+	// children), from the kernel's accounting at exit.
+	CPU time.Duration
 }
 
 // Pool supervises LibreOffice processes that convert documents to PDF.
@@ -125,7 +128,7 @@ type Pool struct {
 
 	seq   atomic.Int64
 	stats struct {
-		runs, converted, failed, killed, retried, dedup atomic.Int64
+		runs, converted, failed, killed, retried, dedup, cpu atomic.Int64
 	}
 
 	verOnce sync.Mutex
@@ -274,6 +277,7 @@ func (p *Pool) Stats() PoolStats {
 	return PoolStats{
 		Runs: p.stats.runs.Load(), Converted: p.stats.converted.Load(), Failed: p.stats.failed.Load(),
 		Killed: p.stats.killed.Load(), Retried: p.stats.retried.Load(), Deduplicated: p.stats.dedup.Load(),
+		CPU: time.Duration(p.stats.cpu.Load()),
 	}
 }
 

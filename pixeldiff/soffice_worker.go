@@ -456,6 +456,9 @@ loop:
 	// unrelated process group.
 	killGroup(cmd)
 	r.elapsed = time.Since(start)
+	if ps := cmd.ProcessState; ps != nil {
+		p.stats.cpu.Add(int64(ps.UserTime() + ps.SystemTime()))
+	}
 	if r.killed || r.cancelled {
 		p.stats.killed.Add(1)
 	}

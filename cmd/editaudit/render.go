@@ -64,7 +64,7 @@ Examples:
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "output folder (default: FILE's name + \"-pages\", in the current folder)"},
 			&cli.IntFlag{Name: "dpi", Value: pixeldiff.DefaultDPI, Usage: "resolution, 10 to 600"},
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "png", Usage: "image format: png or jpeg"},
-			&cli.StringFlag{Name: "rasterizer", Value: "pdftoppm", Usage: "PDF rasterizer: pdftoppm or mutool"},
+			&cli.StringFlag{Name: "rasterizer", Value: "auto", Usage: "PDF rasterizer: auto (mutool if installed, else pdftoppm), mutool or pdftoppm"},
 		},
 		Action: runRender,
 	}
@@ -86,12 +86,14 @@ func runRender(c *cli.Context) error {
 	}
 	var rz pixeldiff.Rasterizer
 	switch c.String("rasterizer") {
+	case "auto":
+		rz = pixeldiff.DefaultRasterizer()
 	case "pdftoppm":
 		rz = pixeldiff.NewPdftoppm()
 	case "mutool":
 		rz = pixeldiff.NewMutool()
 	default:
-		return usageErr("--rasterizer %q: use pdftoppm or mutool", c.String("rasterizer"))
+		return usageErr("--rasterizer %q: use auto, pdftoppm or mutool", c.String("rasterizer"))
 	}
 	if _, err := os.Stat(path); err != nil {
 		return usageErr("%v", err)
