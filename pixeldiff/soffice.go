@@ -114,10 +114,11 @@ type Pool struct {
 	pdfDir   string
 	template string // initialised profile copied for each worker
 
-	ctx    context.Context // ended by Close
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
-	wake   chan struct{}
+	ctx     context.Context // ended by Close
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup // workers
+	staging sync.WaitGroup // ConvertPDF calls copying their input in
+	wake    chan struct{}
 
 	mu         sync.Mutex
 	queue      []*job
@@ -291,9 +292,20 @@ func (p *Pool) ConvertPDF(ctx context.Context, docPath string) (string, error) {
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
-	if p.isClosed() {
+	// Close waits for stagings in progress before it removes the folder.
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
 		return "", ErrClosed
 	}
+	p.staging.Add(1)
+	p.mu.Unlock()
+	staged := false
+	defer func() {
+		if !staged {
+			p.staging.Done()
+		}
+	}()
 	ext, err := DetectFormat(docPath)
 	if err != nil {
 		return "", err
@@ -345,6 +357,8 @@ func (p *Pool) ConvertPDF(ctx context.Context, docPath string) (string, error) {
 		p.mu.Unlock()
 		p.signal()
 	}
+	staged = true
+	p.staging.Done()
 
 	select {
 	case r := <-w.ch:
@@ -389,6 +403,7 @@ func (p *Pool) Close() error {
 	p.closed = true
 	p.mu.Unlock()
 	p.cancel()
+	p.staging.Wait()
 	p.wg.Wait()
 	p.mu.Lock()
 	for _, j := range p.queue {
