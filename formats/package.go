@@ -9,7 +9,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"path"
 	"sort"
@@ -539,9 +538,6 @@ func (p *Package) ScanRest(ctx context.Context) error {
 	}
 	return nil
 }
-
-// crcOf is used by tests to build packages with deliberately wrong CRCs.
-var crcOf = crc32.ChecksumIEEE
 
 // Parts returns the non-folder part names in zip order (first of duplicates).
 func (p *Package) Parts() []string {
