@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"io"
 	"os"
 	"os/exec"
@@ -26,7 +27,8 @@ var renderer *pixeldiff.Renderer
 
 func TestMain(m *testing.M) {
 	code := func() int {
-		if _, err := exec.LookPath("soffice"); err == nil {
+		flag.Parse()
+		if _, err := exec.LookPath("soffice"); err == nil && !testing.Short() {
 			pool, err := pixeldiff.NewPool(context.Background(), pixeldiff.PoolOptions{Workers: 1})
 			if err == nil {
 				defer pool.Close()
@@ -40,6 +42,9 @@ func TestMain(m *testing.M) {
 
 func needRenderer(t *testing.T) *pixeldiff.Renderer {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("renders with LibreOffice (skipped in -short)")
+	}
 	if renderer == nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatal("LibreOffice is required under CI")

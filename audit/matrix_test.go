@@ -124,8 +124,8 @@ func extOf(spec string) string {
 // (EDITAUDIT_SLOW=1): 1012/1012.
 func TestInjectorRecallRealCorpus(t *testing.T) {
 	dir := os.Getenv("EDITAUDIT_CORPUS")
-	if dir == "" {
-		t.Skip("EDITAUDIT_CORPUS not set")
+	if dir == "" || testing.Short() {
+		t.Skip("EDITAUDIT_CORPUS not set, or -short")
 	}
 	var files []string
 	for _, sub := range []string{"docx", "pptx", "xlsx", "hwpx"} {
