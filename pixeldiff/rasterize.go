@@ -127,7 +127,9 @@ func runOutput(ctx context.Context, timeout time.Duration, prog string, args ...
 	cmd := exec.CommandContext(ctx, prog, args...)
 	setProcessGroup(cmd)
 	cmd.Cancel = func() error { killGroup(cmd); return nil }
-	cmd.WaitDelay = time.Second
+	// Generous: on a loaded machine the goroutine copying the output may
+	// not run for a while after the program exits (seen at 1s).
+	cmd.WaitDelay = 10 * time.Second
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	cmd.Stderr = &out

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 )
@@ -74,15 +75,20 @@ func (e *RenderError) Is(target error) bool { return target == ErrRenderFailed }
 
 // Renderer turns a document into page Rasters: Pool converts it to PDF,
 // Raster rasterizes the PDF at DPI (DefaultDPI when 0). MaxPages caps the
-// page count (DefaultMaxPages when 0). It is safe for concurrent use.
+// page count (DefaultMaxPages when 0). At most Parallel rasterizations run
+// at once (default runtime.NumCPU()); conversions are bounded by the Pool.
+// It is safe for concurrent use; do not copy it after first use.
 type Renderer struct {
 	Pool     *Pool
 	Raster   Rasterizer
 	DPI      int
 	MaxPages int
+	Parallel int
 
-	tcMu sync.Mutex
-	tc   Toolchain
+	tcMu    sync.Mutex
+	tc      Toolchain
+	semOnce sync.Once
+	sem     chan struct{}
 }
 
 func (r *Renderer) dpi() int {
@@ -133,6 +139,19 @@ func (r *Renderer) Render(ctx context.Context, docPath string, each func(page in
 		return 0, err
 	}
 	defer os.Remove(pdf)
+	r.semOnce.Do(func() {
+		n := r.Parallel
+		if n <= 0 {
+			n = runtime.NumCPU()
+		}
+		r.sem = make(chan struct{}, n)
+	})
+	select {
+	case r.sem <- struct{}{}:
+		defer func() { <-r.sem }()
+	case <-ctx.Done():
+		return 0, ctx.Err()
+	}
 	maxPages := r.MaxPages
 	if maxPages <= 0 {
 		maxPages = DefaultMaxPages

@@ -378,7 +378,7 @@ func (p *Pool) runSoffice(w *worker, jobs []*job, outdir string) runResult {
 	var stderr tailBuffer
 	cmd.Stdout = pw
 	cmd.Stderr = &stderr
-	cmd.WaitDelay = 2 * time.Second // a straggler holding the pipes cannot block Wait
+	cmd.WaitDelay = 10 * time.Second // a straggler holding the pipes cannot block Wait for long
 	start := time.Now()
 	p.stats.runs.Add(1)
 	w.runs++
