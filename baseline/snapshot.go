@@ -163,7 +163,12 @@ func RenderPages(ctx context.Context, r *pixeldiff.Renderer, path string, f form
 		if errors.Is(err, pixeldiff.ErrUnsupported) {
 			st = PagesUnsupported
 		}
-		return Pages{Status: st, Message: fmt.Sprintf("rendering failed: %v", err), Toolchain: tc.String()}, nil
+		msg := err.Error()
+		var re *pixeldiff.RenderError
+		if errors.As(err, &re) && re.Detail != "" {
+			msg = fmt.Sprintf("%s (%s)", re.Detail, re.Reason)
+		}
+		return Pages{Status: st, Message: msg, Toolchain: tc.String()}, nil
 	}
 	sum, err := fileSHA256(pp.PDF)
 	if err != nil {
