@@ -1,0 +1,5 @@
+package baseline
+
+import "github.com/editaudit/editaudit/pixeldiff"
+
+type pixeldiffSig = pixeldiff.PageSig
