@@ -10,7 +10,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 )
 
 // Store keeps snapshots on disk, addressed by the sha256 of the original's
@@ -217,9 +216,4 @@ func writeSync(path string, b []byte) error {
 		return err
 	}
 	return f.Close()
-}
-
-// KeyOf builds a store key from a document hash and a toolchain key.
-func KeyOf(sha, toolchain string) string {
-	return sha + "-" + strings.ToLower(toolchain)
 }
