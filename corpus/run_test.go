@@ -569,9 +569,8 @@ func TestRunRendered(t *testing.T) {
 	t.Setenv("TMPDIR", tmp)
 	origs := specOriginals(t, dir)
 	want := map[string][]string{
-		"contract-v1.docx": {"docx.word-replaced", "docx.page-break-top", "zip.repacked", "docx.row-deleted"},
+		"contract-v1.docx": {"docx.word-replaced", "docx.page-break-top", "zip.repacked"},
 		"deck-v1.pptx":     {"pptx.slide-deleted"},
-		"workbook-v1.xlsx": {"xlsx.value-changed"},
 	}
 	var pairs []Pair
 	expect := map[string]Expectation{}
@@ -591,12 +590,15 @@ func TestRunRendered(t *testing.T) {
 		}
 	}
 	ctx := context.Background()
+	t0 := time.Now()
 	r, closeR, err := NewRenderer(ctx, audit.RenderOn)
 	if err != nil {
 		t.Fatal(err)
 	}
+	t1 := time.Now()
 	out := filepath.Join(dir, "run")
 	st, err := RunPairs(ctx, pairs, RunOptions{Out: out, Store: openTestStore(t), Render: audit.RenderOn, Renderer: r})
+	t.Logf("pool start %v, run %v, pool %+v", t1.Sub(t0), time.Since(t1), r.Pool.Stats())
 	closeR()
 	if err != nil {
 		t.Fatal(err)
