@@ -213,25 +213,53 @@ func countEntries(ra io.ReaderAt, size int64, max int) int {
 	if o := base + int64(dirOff); o < 0 || o >= size {
 		return 0
 	}
-	header := func(off int64) (int64, bool) { // the record's length, if one starts at off
-		var h [46]byte
-		if _, err := ra.ReadAt(h[:], off); err != nil || !bytes.Equal(h[:4], []byte("PK\x01\x02")) {
-			return 0, false
-		}
-		return 46 + int64(binary.LittleEndian.Uint16(h[28:])) + int64(binary.LittleEndian.Uint16(h[30:])) + int64(binary.LittleEndian.Uint16(h[32:])), true
-	}
-	if _, ok := header(int64(dirOff)); base > 0 && ok {
+	// archive/zip drops the base offset when its record parser accepts a
+	// record at the declared offset: ask that parser (validRecordAt).
+	if base > 0 && validRecordAt(ra, size, int64(dirOff)) {
 		base = 0
 	}
 	n := 0
 	for off := base + int64(dirOff); n < max; n++ {
-		l, ok := header(off)
+		l, ok := recordLen(ra, size, off)
 		if !ok {
 			break
 		}
 		off += l
 	}
 	return n
+}
+
+// recordLen returns the length of the central-directory record at off
+// (APPNOTE 4.3.12: 46 bytes, then the name, extra field and comment), if
+// one starts there and fits in the file.
+func recordLen(ra io.ReaderAt, size, off int64) (int64, bool) {
+	var h [46]byte
+	if _, err := ra.ReadAt(h[:], off); err != nil || !bytes.Equal(h[:4], []byte("PK\x01\x02")) {
+		return 0, false
+	}
+	l := 46 + int64(binary.LittleEndian.Uint16(h[28:])) + int64(binary.LittleEndian.Uint16(h[30:])) + int64(binary.LittleEndian.Uint16(h[32:]))
+	return l, off+l <= size
+}
+
+// validRecordAt reports whether archive/zip's record parser (unexported)
+// accepts the record at off: the record alone, followed by an end record
+// naming it, is handed to zip.NewReader.
+func validRecordAt(ra io.ReaderAt, size, off int64) bool {
+	l, ok := recordLen(ra, size, off)
+	if !ok {
+		return false
+	}
+	b := make([]byte, l+22)
+	if _, err := ra.ReadAt(b[:l], off); err != nil {
+		return false
+	}
+	end := b[l:]
+	copy(end, "PK\x05\x06")
+	binary.LittleEndian.PutUint16(end[8:], 1)
+	binary.LittleEndian.PutUint16(end[10:], 1)
+	binary.LittleEndian.PutUint32(end[12:], uint32(l))
+	_, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
+	return err == nil || errors.Is(err, zip.ErrInsecurePath)
 }
 
 // zipOpenFinding names why archive/zip refused the file. The end of central
