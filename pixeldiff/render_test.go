@@ -477,3 +477,31 @@ func TestPoolClose(t *testing.T) {
 		t.Errorf("ConvertPDF after Close: %v, want ErrClosed", err)
 	}
 }
+
+// TestPoolRendererVanishes: LibreOffice removed while the pool runs is
+// ErrNoRenderer (the tool cannot work), not a failure of the document.
+func TestPoolRendererVanishes(t *testing.T) {
+	real := requireSoffice(t)
+	t.Setenv("EDITAUDIT_REAL_SOFFICE", real)
+	dir := t.TempDir()
+	wrapper := filepath.Join(dir, "soffice-faults.sh")
+	if err := copyFile("testdata/render/soffice-faults.sh", wrapper); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(wrapper, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := copyFile("testdata/render/zero-pages.pdf", filepath.Join(dir, "zero-pages.pdf")); err != nil {
+		t.Fatal(err)
+	}
+	p := newTestPool(t, PoolOptions{SofficePath: wrapper, Workers: 1})
+	if err := os.Remove(wrapper); err != nil {
+		t.Fatal(err)
+	}
+	doc := writeZip(t, filepath.Join(dir, "a.docx"), docxParts([]string{"x"}), false)
+	_, err := p.ConvertPDF(context.Background(), doc)
+	var re *RenderError
+	if !errors.Is(err, ErrNoRenderer) || errors.As(err, &re) {
+		t.Errorf("ConvertPDF with LibreOffice gone: %v, want ErrNoRenderer", err)
+	}
+}

@@ -189,6 +189,13 @@ func (p *Pool) runJobs(w *worker, jobs []*job) []outcome {
 		}
 		break
 	}
+	if r.startErr != nil {
+		// Not the documents' fault: the renderer itself is gone.
+		for i := range out {
+			out[i].err = fmt.Errorf("%w: starting LibreOffice (%s): %v", ErrNoRenderer, p.exe, r.startErr)
+		}
+		return out
+	}
 	w.uses += len(jobs)
 	if r.killed || r.crashed {
 		w.profile = "" // a killed LibreOffice may leave its profile half-written
@@ -259,6 +266,7 @@ func (p *Pool) prepareProfile(w *worker) error {
 
 // runResult is what one LibreOffice run did.
 type runResult struct {
+	startErr  error  // LibreOffice could not be started at all
 	seen      []bool // a "convert" line was printed for the document
 	reached   int    // index of the last document LibreOffice started on, -1 for none
 	exitCode  int    // -1 when killed by a signal
@@ -383,8 +391,7 @@ func (p *Pool) runSoffice(w *worker, jobs []*job, outdir string) runResult {
 	p.stats.runs.Add(1)
 	w.runs++
 	if err := cmd.Start(); err != nil {
-		r.crashed, r.exitCode = true, -1
-		r.stderr = err.Error()
+		r.startErr = err
 		return r
 	}
 	waitc := make(chan error, 1)
