@@ -109,10 +109,8 @@ func runAudit(c *cli.Context) error {
 		show = -1
 	}
 	out := c.String("out")
-	if out != "" {
-		if err := os.MkdirAll(out, 0o755); err != nil {
-			return toolErr(err)
-		}
+	if err := writableDir(out); err != nil {
+		return toolErr(err)
 	}
 	res, err := audit.Files(c.Context, orig, edited, audit.Options{
 		Render: c.String("render"), Store: store, Show: show, OutDir: out, Restore: c.Bool("restore"),
@@ -222,4 +220,22 @@ later audit of an edit of that original skips that work.`,
 			return nil
 		},
 	}
+}
+
+// writableDir makes sure --out exists and can be written, before any work
+// is done, so a read-only or full folder is a clear error up front.
+func writableDir(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("--out %s: %w", dir, err)
+	}
+	f, err := os.CreateTemp(dir, ".editaudit-write-test-*")
+	if err != nil {
+		return fmt.Errorf("--out %s is not writable: %w", dir, err)
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
 }
