@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/editaudit/editaudit/baseline"
+	"github.com/editaudit/editaudit/internal/fsutil"
 	"github.com/editaudit/editaudit/pixeldiff"
 )
 
@@ -207,5 +208,5 @@ func writeFileAtomic(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	return writeAtomic(path, data, 0o644)
+	return fsutil.WriteFileAtomic(path, data, 0o644)
 }

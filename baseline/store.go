@@ -2,14 +2,14 @@ package baseline
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/editaudit/editaudit/internal/fsutil"
 )
 
 // Store keeps snapshots on disk, addressed by the sha256 of the original's
@@ -168,18 +168,7 @@ func (s *Store) Snapshot(ctx context.Context, path, sha string, opts Options) (s
 	return snap, false, nil
 }
 
-func fileSHA256(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
-}
+func fileSHA256(path string) (string, error) { return fsutil.SHA256File(path) }
 
 func copyFile(src, dst string) error {
 	in, err := os.Open(src)

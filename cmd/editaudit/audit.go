@@ -11,6 +11,7 @@ import (
 
 	"github.com/editaudit/editaudit/audit"
 	"github.com/editaudit/editaudit/baseline"
+	"github.com/editaudit/editaudit/internal/fsutil"
 	"github.com/editaudit/editaudit/pixeldiff"
 	"github.com/editaudit/editaudit/reports"
 )
@@ -154,22 +155,10 @@ func writeResult(w io.Writer, format string, res *audit.Result, out string) erro
 	return reports.WriteText(w, res)
 }
 
-// writeFileAtomic writes a file through a temp file and a rename, so a
+// writeFileAtomic writes a report through a temp file and a rename, so a
 // report is never left half-written.
 func writeFileAtomic(path string, write func(io.Writer) error) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	if err := write(f); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
+	return fsutil.WriteAtomic(path, 0o644, write)
 }
 
 func baselineCommand() *cli.Command {

@@ -13,6 +13,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/editaudit/editaudit/corpus"
+	"github.com/editaudit/editaudit/internal/fsutil"
 	"github.com/urfave/cli/v2"
 )
 
@@ -189,32 +190,10 @@ func sameFile(a, b string) (bool, error) {
 
 // corpusWriteFile writes data to path atomically: a temporary file in the
 // same folder, synced, then renamed over path. "-" writes to stdout.
-func corpusWriteFile(path string, data []byte, stdout io.Writer) (err error) {
+func corpusWriteFile(path string, data []byte, stdout io.Writer) error {
 	if path == "-" {
 		_, err := stdout.Write(data)
 		return err
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if _, err = f.Write(data); err != nil {
-		return err
-	}
-	if err = f.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
+	return fsutil.WriteFileAtomic(path, data, 0o644)
 }
