@@ -149,13 +149,13 @@ type Pdftoppm struct {
 }
 
 // NewPdftoppm returns a Rasterizer running poppler's pdftoppm to raw PPM
-// on stdout (measured faster than pdftoppm writing page files to a temp
-// folder: BENCHMARKS.md "Rendering").
+// on stdout (as fast as writing page files to a temp folder, and nothing
+// to clean up: BENCHMARKS.md "Rendering").
 func NewPdftoppm() Rasterizer { return &Pdftoppm{} }
 
 // DefaultRasterizer returns the fastest rasterizer installed: MuPDF's
-// mutool when it is in PATH (about 2.5× faster per page than pdftoppm on
-// LibreOffice's PDFs, BENCHMARKS.md "Rendering"), else poppler's pdftoppm.
+// mutool when it is in PATH (half the CPU per page of pdftoppm over the
+// PDFs of the real corpus, BENCHMARKS.md "Rendering"), else pdftoppm.
 // Which one it is goes into the Toolchain, so rasters of the two are never
 // compared with each other.
 func DefaultRasterizer() Rasterizer {
