@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Installs what editaudit needs on a Debian machine, only what is missing:
 # LibreOffice (Writer, Calc, Impress, no GUI), poppler-utils (pdftoppm,
-# pdfinfo, pdftotext), fonts, the libjpeg headers for go-libjpeg, and the Go
-# modules. Idempotent: a second run installs nothing. Runs as root (or with
+# pdfinfo, pdftotext), mupdf-tools (mutool: the faster rasterizer over the
+# real corpus, see BENCHMARKS.md), fonts, the libjpeg headers for go-libjpeg,
+# and the Go modules. Idempotent: a second run installs nothing. Runs as root (or with
 # sudo available); set EDITAUDIT_SKIP_APT=1 to skip system packages.
 set -euo pipefail
 
 pkgs=(
   libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui
-  poppler-utils
+  poppler-utils mupdf-tools
   fonts-dejavu-core fonts-liberation2 fonts-noto-cjk
   libjpeg62-turbo-dev
 )
