@@ -430,7 +430,7 @@ func benchUNOConvert(t *testing.T, python, template, exe string, workers int, fi
 		}
 		pipe := fmt.Sprintf("editaudit-bench-%d-%d-%d", os.Getpid(), time.Now().UnixNano(), w)
 		l := exec.Command(exe, append(sofficeArgs(prof), "--accept=pipe,name="+pipe+";urp;")...)
-		l.Env = sofficeEnv()
+		l.Env = sofficeEnv(dir)
 		setProcessGroup(l)
 		if err := l.Start(); err != nil {
 			t.Fatal(err)

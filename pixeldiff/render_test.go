@@ -129,7 +129,7 @@ func libreOfficeOwnPages(t testing.TB, soffice string, files []string) map[strin
 // the CPU time the run used.
 func runSofficeForTest(ctx context.Context, soffice string, args []string) (time.Duration, error) {
 	cmd := exec.CommandContext(ctx, soffice, args...)
-	cmd.Env = sofficeEnv()
+	cmd.Env = sofficeEnv("")
 	setProcessGroup(cmd)
 	cmd.Cancel = func() error { killGroup(cmd); return nil }
 	cmd.WaitDelay = 2 * time.Second
@@ -353,6 +353,11 @@ func TestPoolHangingConverter(t *testing.T) {
 	t.Logf("hang reported after %s: %v; stats %+v", h.elapsed.Round(time.Millisecond), h.err, p.Stats())
 	if left := processesMentioning(p.root); len(left) > 0 {
 		t.Errorf("processes left behind while the pool is open: %v", left)
+	}
+	// The killed runs' LibreOffice temp folders are in the pool's folder
+	// (removed by Close), not in the system's temp folder.
+	if lu, _ := filepath.Glob(filepath.Join(p.tmpDir, "lu*")); len(lu) == 0 {
+		t.Errorf("no LibreOffice temp folder under %s: TMPDIR not passed", p.tmpDir)
 	}
 	// Quarantined: a new request fails at once without running LibreOffice.
 	runs := p.Stats().Runs

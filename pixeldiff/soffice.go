@@ -112,6 +112,7 @@ type Pool struct {
 	root     string // the pool's working folder
 	stageDir string
 	pdfDir   string
+	tmpDir   string // LibreOffice's TMPDIR
 	template string // initialised profile copied for each worker
 
 	ctx     context.Context // ended by Close
@@ -175,18 +176,19 @@ func NewPool(ctx context.Context, opts PoolOptions) (*Pool, error) {
 		opts: opts, exe: exe, progDir: progDir, root: root,
 		stageDir:   filepath.Join(root, "stage"),
 		pdfDir:     filepath.Join(root, "pdf"),
+		tmpDir:     filepath.Join(root, "tmp"),
 		template:   filepath.Join(root, "profile-template"),
 		wake:       make(chan struct{}, 1),
 		inflight:   map[string]*job{},
 		quarantine: map[string]*RenderError{},
 	}
-	for _, d := range []string{p.stageDir, p.pdfDir} {
+	for _, d := range []string{p.stageDir, p.pdfDir, p.tmpDir} {
 		if err := os.Mkdir(d, 0o700); err != nil {
 			os.RemoveAll(root)
 			return nil, fmt.Errorf("pixeldiff: working folder: %w", err)
 		}
 	}
-	if err := initProfile(ctx, exe, p.template, opts.Deadline); err != nil {
+	if err := initProfile(ctx, exe, p.template, p.tmpDir, opts.Deadline); err != nil {
 		os.RemoveAll(root)
 		return nil, err
 	}

@@ -44,13 +44,13 @@ var profileSettings = []struct{ path, name, typ, value string }{
 // initProfile creates an initialised LibreOffice profile in dir by starting
 // LibreOffice once with --terminate_after_init (tolerating the exit code 81
 // restart request of a first start), then adds profileSettings.
-func initProfile(ctx context.Context, exe, dir string, deadline time.Duration) error {
+func initProfile(ctx context.Context, exe, dir, tmp string, deadline time.Duration) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("pixeldiff: profile: %w", err)
 	}
 	var last error
 	for attempt := 0; attempt < 3; attempt++ {
-		last = runInit(ctx, exe, dir, deadline)
+		last = runInit(ctx, exe, dir, tmp, deadline)
 		var ee *exec.ExitError
 		if errors.As(last, &ee) && ee.ExitCode() == 81 {
 			continue
@@ -70,12 +70,12 @@ func initProfile(ctx context.Context, exe, dir string, deadline time.Duration) e
 	return nil
 }
 
-func runInit(ctx context.Context, exe, dir string, deadline time.Duration) error {
+func runInit(ctx context.Context, exe, dir, tmp string, deadline time.Duration) error {
 	ctx, cancel := context.WithTimeout(ctx, deadline)
 	defer cancel()
 	args := append(sofficeArgs(dir), "--terminate_after_init")
 	cmd := exec.Command(exe, args...)
-	cmd.Env = sofficeEnv()
+	cmd.Env = sofficeEnv(tmp)
 	setProcessGroup(cmd)
 	var stderr tailBuffer
 	cmd.Stderr = &stderr

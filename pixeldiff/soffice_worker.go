@@ -380,7 +380,7 @@ func (p *Pool) runSoffice(w *worker, jobs []*job, outdir string) runResult {
 		args = append(args, j.staged)
 	}
 	cmd := exec.Command(p.exe, args...)
-	cmd.Env = sofficeEnv()
+	cmd.Env = sofficeEnv(p.tmpDir)
 	cmd.Dir = w.dir
 	setProcessGroup(cmd)
 	var stderr tailBuffer
@@ -513,20 +513,30 @@ func (p *Pool) anyWanted(jobs []*job) bool {
 }
 
 // sofficeEnv is the environment of LibreOffice: ours, with file locking on
-// (what the launcher script sets) and the locale pinned to C.UTF-8, so that
+// (what the launcher script sets), the locale pinned to C.UTF-8, so that
 // locale-dependent layout (number formats, default page setup) is the same
-// on every machine: a render depends on the document and the Toolchain only.
-func sofficeEnv() []string {
+// on every machine — a render depends on the document and the Toolchain
+// only — and, when tmp is not empty, TMPDIR set to tmp: LibreOffice makes a
+// lu*.tmp folder there per process and leaves it behind when killed (and
+// sometimes when not), so the pool points it into its own working folder,
+// which Close removes.
+func sofficeEnv(tmp string) []string {
 	var out []string
 	for _, e := range os.Environ() {
 		k, _, _ := strings.Cut(e, "=")
 		switch {
 		case k == "SAL_ENABLE_FILE_LOCKING", k == "LANG", k == "LANGUAGE", strings.HasPrefix(k, "LC_"):
 			continue
+		case tmp != "" && k == "TMPDIR":
+			continue
 		}
 		out = append(out, e)
 	}
-	return append(out, "SAL_ENABLE_FILE_LOCKING=1", "LC_ALL=C.UTF-8", "LANG=C.UTF-8")
+	out = append(out, "SAL_ENABLE_FILE_LOCKING=1", "LC_ALL=C.UTF-8", "LANG=C.UTF-8")
+	if tmp != "" {
+		out = append(out, "TMPDIR="+tmp)
+	}
+	return out
 }
 
 // cleanStderr drops LibreOffice's known harmless noise and keeps the rest
