@@ -307,18 +307,15 @@ func fbPagesLines(p *Pages) []string {
 		return []string{s + "."}
 	}
 
-	var content, margins, moved []string
-	for _, c := range p.Changed {
-		item := fbPageRef(c.Before, c.After)
-		switch {
-		case c.Moved:
-			moved = append(moved, item)
-		case c.MarginsOnly:
-			margins = append(margins, item)
-		default:
-			content = append(content, item)
+	refs := func(cs []ChangedPage) []string {
+		var out []string
+		for _, c := range cs {
+			out = append(out, fbPageRef(c.Before, c.After))
 		}
+		return out
 	}
+	contentP, marginsP, movedP := p.ChangeKinds()
+	content, margins, moved := refs(contentP), refs(marginsP), refs(movedP)
 	var items []string
 	add := func(label string, list []string) {
 		if len(list) > 0 {

@@ -122,3 +122,21 @@ type Result struct {
 	// Feedback is the model-facing text (reports.Feedback).
 	Feedback string `json:"feedback"`
 }
+
+// ChangeKinds splits the changed pages the way every report groups them:
+// content changes, changes confined to the header/footer bands, and pages
+// that moved unchanged. A moved page counts as moved even when its bands
+// differ too.
+func (p Pages) ChangeKinds() (content, margins, moved []ChangedPage) {
+	for _, c := range p.Changed {
+		switch {
+		case c.Moved:
+			moved = append(moved, c)
+		case c.MarginsOnly:
+			margins = append(margins, c)
+		default:
+			content = append(content, c)
+		}
+	}
+	return content, margins, moved
+}

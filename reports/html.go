@@ -395,18 +395,15 @@ func pagesOf(r *audit.Result) pagesView {
 		return pagesView{Status: "off", Notice: "Pages were not compared (rendering off)" + because(p.Message)}
 	}
 	v := pagesView{Status: "ok"}
-	var content, margins, moved []string
-	for _, c := range p.Changed {
-		ref := pageRefHTML(c.Before, c.After)
-		switch {
-		case c.Moved:
-			moved = append(moved, ref)
-		case c.MarginsOnly:
-			margins = append(margins, ref)
-		default:
-			content = append(content, ref)
+	refs := func(cs []audit.ChangedPage) []string {
+		var out []string
+		for _, c := range cs {
+			out = append(out, pageRefHTML(c.Before, c.After))
 		}
+		return out
 	}
+	contentP, marginsP, movedP := p.ChangeKinds()
+	content, margins, moved := refs(contentP), refs(marginsP), refs(movedP)
 	add := func(k string, items []string) {
 		if len(items) > 0 {
 			v.Summary = append(v.Summary, [2]string{k, strings.Join(items, ", ")})
