@@ -16,8 +16,7 @@ build:
 
 # The whole suite, LibreOffice included. EDITAUDIT_CORPUS enables the tests
 # over the real documents when ../shared/corpus/real exists.
-test: setup build
-	$(GO) vet ./...
+test: setup build lint
 	EDITAUDIT_CORPUS=$(CORPUS) $(GO) test -count=1 -timeout 30m ./...
 	# The race detector over the concurrent packages; -short skips the long
 	# LibreOffice and corpus tests already run above.
@@ -35,10 +34,16 @@ FUZZTIME ?= 1m
 fuzz:
 	@bash scripts/fuzz.sh $(FUZZTIME)
 
+# gofmt, go vet, staticcheck (installed by setup), and go.mod as `go mod
+# tidy` leaves it. Part of `make test`.
 lint:
-	gofmt -l . | tee /dev/stderr | (! read)
+	@test -z "$$(gofmt -l .)" || { echo "gofmt -l:"; gofmt -l .; exit 1; }
 	$(GO) vet ./...
 	staticcheck ./...
+	@cp go.mod /tmp/editaudit-go.mod.$$$$ && cp go.sum /tmp/editaudit-go.sum.$$$$ && $(GO) mod tidy && \
+	  if ! cmp -s go.mod /tmp/editaudit-go.mod.$$$$ || ! cmp -s go.sum /tmp/editaudit-go.sum.$$$$; then \
+	    echo "go mod tidy changes go.mod/go.sum: run it and commit"; cp /tmp/editaudit-go.mod.$$$$ go.mod; cp /tmp/editaudit-go.sum.$$$$ go.sum; rm -f /tmp/editaudit-go.*.$$$$; exit 1; fi; \
+	  rm -f /tmp/editaudit-go.*.$$$$
 
 clean:
 	rm -rf bin demo-out

@@ -38,4 +38,12 @@ if ! command -v go >/dev/null 2>&1 && [ -x /usr/local/go/bin/go ]; then
   export PATH=$PATH:/usr/local/go/bin
 fi
 go mod download
+# staticcheck (run by `make test` through `make lint`), from the Go module
+# proxy, pinned; installed only when that version is missing.
+STATICCHECK_VERSION=v0.8.2
+gobin=$(go env GOPATH)/bin
+if ! "$gobin/staticcheck" -version 2>/dev/null | grep -q "${STATICCHECK_VERSION#v}"; then
+  echo "setup: installing staticcheck $STATICCHECK_VERSION" >&2
+  go install "honnef.co/go/tools/cmd/staticcheck@$STATICCHECK_VERSION"
+fi
 echo "setup: ok ($(soffice --version 2>/dev/null | head -1 || echo 'soffice missing'); $(pdftoppm -v 2>&1 | head -1))" >&2

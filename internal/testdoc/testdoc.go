@@ -1,0 +1,146 @@
+// Package testdoc holds what the tests of every package need to build and
+// find documents: zip packages from a map or a list of parts, the real
+// corpus folder (a failure under CI when it is missing, a skip elsewhere),
+// and the rule for tools a test needs (LibreOffice, mutool, Chromium).
+//
+// It is imported by _test.go files only. It must not import any editaudit
+// package: the packages under test import it.
+package testdoc
+
+import (
+	"archive/zip"
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"testing"
+)
+
+// Part is one zip entry, written in the order given.
+type Part struct {
+	Name string
+	Data string
+	// Store writes the entry uncompressed (hwpx's mimetype is stored).
+	Store bool
+}
+
+// Zip builds a zip of parts in the given order. It panics on an error of
+// archive/zip (a test helper: the inputs are the test's own).
+func Zip(parts ...Part) []byte {
+	var b bytes.Buffer
+	zw := zip.NewWriter(&b)
+	for _, p := range parts {
+		method := zip.Deflate
+		if p.Store {
+			method = zip.Store
+		}
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: p.Name, Method: method})
+		if err != nil {
+			panic(err)
+		}
+		if _, err := w.Write([]byte(p.Data)); err != nil {
+			panic(err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		panic(err)
+	}
+	return b.Bytes()
+}
+
+// ZipMap builds a zip from name → content, names sorted, except that
+// "mimetype" (stored, as Hancom writes it) and "[Content_Types].xml" come
+// first, where the applications write them.
+func ZipMap(parts map[string]string) []byte {
+	names := make([]string, 0, len(parts))
+	for n := range parts {
+		names = append(names, n)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		ri, rj := rank(names[i]), rank(names[j])
+		if ri != rj {
+			return ri < rj
+		}
+		return names[i] < names[j]
+	})
+	ps := make([]Part, len(names))
+	for i, n := range names {
+		ps[i] = Part{Name: n, Data: parts[n], Store: n == "mimetype"}
+	}
+	return Zip(ps...)
+}
+
+func rank(name string) int {
+	switch name {
+	case "mimetype":
+		return 0
+	case "[Content_Types].xml":
+		return 1
+	}
+	return 2
+}
+
+// Pairs builds a zip from name, content, name, content… in that order.
+func Pairs(nameContent ...string) []byte {
+	if len(nameContent)%2 != 0 {
+		panic("testdoc.Pairs: odd number of arguments")
+	}
+	ps := make([]Part, 0, len(nameContent)/2)
+	for i := 0; i < len(nameContent); i += 2 {
+		ps = append(ps, Part{Name: nameContent[i], Data: nameContent[i+1]})
+	}
+	return Zip(ps...)
+}
+
+// CI reports whether the tests run under CI (CI=true), where a missing
+// corpus or tool is a failure instead of a skip.
+func CI() bool { return os.Getenv("CI") == "true" }
+
+// Missing skips the test because what is not available, or fails it under
+// CI, where everything the suite needs is installed by scripts/setup.sh.
+func Missing(tb testing.TB, what string) {
+	tb.Helper()
+	if CI() {
+		tb.Fatalf("%s is not available (CI=true: scripts/setup.sh installs it and the test must run)", what)
+	}
+	tb.Skipf("%s is not available", what)
+}
+
+// Corpus returns the real corpus folder ($EDITAUDIT_CORPUS). Without it the
+// test is skipped, or failed under CI.
+func Corpus(tb testing.TB) string {
+	tb.Helper()
+	dir := os.Getenv("EDITAUDIT_CORPUS")
+	if dir == "" {
+		Missing(tb, "the real corpus (EDITAUDIT_CORPUS)")
+		return ""
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		Missing(tb, "the real corpus folder "+dir)
+		return ""
+	}
+	return dir
+}
+
+// CorpusFile returns $EDITAUDIT_CORPUS/rel, skipping (or failing under CI)
+// when the corpus or the file is missing.
+func CorpusFile(tb testing.TB, rel string) string {
+	tb.Helper()
+	p := filepath.Join(Corpus(tb), filepath.FromSlash(rel))
+	if _, err := os.Stat(p); err != nil {
+		Missing(tb, "corpus file "+rel)
+	}
+	return p
+}
+
+// Tool returns the path of the program name on PATH, skipping (or failing
+// under CI) when it is not installed.
+func Tool(tb testing.TB, name string) string {
+	tb.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		Missing(tb, name)
+	}
+	return p
+}
