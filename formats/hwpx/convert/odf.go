@@ -95,8 +95,8 @@ func writeSpaces(b *strings.Builder, n int) {
 type styleSet struct {
 	prefix string // before every name: styles.xml and content.xml differ
 	byKey  map[string]string
-	defs  []string
-	count map[string]int
+	defs   []string
+	count  map[string]int
 }
 
 func newStyleSet(prefix string) *styleSet {

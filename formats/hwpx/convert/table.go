@@ -41,6 +41,9 @@ func (c *conv) table(w *writer, tbl *node, pp *paraPr) {
 		c.note(fmt.Sprintf("a table with more than %d rows is cut", maxRows))
 		rows = rows[:maxRows]
 	}
+	// The grid has one row per hp:tr (a span past the last row is cut, as
+	// Hangul shows it) and as many columns as the cells reach, at most
+	// colCnt when that is declared and larger than every start column.
 	nrows, ncols := len(rows), 0
 	for r, tr := range rows {
 		next := 0
@@ -51,7 +54,7 @@ func (c *conv) table(w *writer, tbl *node, pp *paraPr) {
 				w: clamp(sz.int("width", 0), 0, maxLength), h: clamp(sz.int("height", 0), 0, maxLength),
 				borderFill: tc.int("borderFillIDRef", tableBF), header: tc.attr("header") == "1",
 				vAlign: strings.ToUpper(tc.child("subList").attr("vertAlign"))}
-			if ce.row < 0 || ce.row >= maxRows {
+			if ce.row < 0 || ce.row >= nrows {
 				ce.row = r
 			}
 			if ce.col < 0 || ce.col >= maxCols {
@@ -66,13 +69,11 @@ func (c *conv) table(w *writer, tbl *node, pp *paraPr) {
 			for i := range ce.margin {
 				ce.margin[i] = clamp(ce.margin[i], 0, 100000)
 			}
-			next = ce.col + ce.cs
+			next = ce.col + 1
 			if ce.col >= maxCols {
 				continue
 			}
-			ce.cs = min(ce.cs, maxCols-ce.col)
-			ncols = max(ncols, ce.col+ce.cs)
-			nrows = max(nrows, min(ce.row+ce.rs, maxRows))
+			ncols = max(ncols, ce.col+1)
 			cells = append(cells, ce)
 		}
 	}
@@ -80,11 +81,11 @@ func (c *conv) table(w *writer, tbl *node, pp *paraPr) {
 		c.note("an empty table (no cells) is not shown")
 		return
 	}
+	limit := min(maxCols, max(ncols, tbl.int("colCnt", 0)))
 	for _, ce := range cells {
-		ce.rs = min(ce.rs, nrows-ce.row)
-		if ce.rs < 1 {
-			ce.rs = 1
-		}
+		ce.cs = clamp(ce.cs, 1, limit-ce.col)
+		ce.rs = clamp(ce.rs, 1, nrows-ce.row)
+		ncols = max(ncols, ce.col+ce.cs)
 	}
 	// The grid: who starts at each slot, and which slots are covered.
 	start := make(map[[2]int]*cell, len(cells))

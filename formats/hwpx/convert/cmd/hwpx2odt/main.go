@@ -60,19 +60,12 @@ func main() {
 		cmd := exec.CommandContext(ctx, "soffice", args...)
 		cmd.Env = append(os.Environ(), "LC_ALL=C.UTF-8")
 		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-		t0 := time.Now()
+		t0, c0 := time.Now(), childCPU()
 		if err := cmd.Run(); err != nil {
 			fmt.Fprintln(os.Stderr, "soffice:", err)
 			os.Exit(3)
 		}
-		var ru *syscall.Rusage
-		if cmd.ProcessState != nil {
-			ru, _ = cmd.ProcessState.SysUsage().(*syscall.Rusage)
-		}
-		c := time.Duration(0)
-		if ru != nil {
-			c = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-		}
+		c := childCPU() - c0
 		fmt.Printf("soffice\t%d files\twall=%s cpu=%s\n", len(odts), time.Since(t0).Round(time.Millisecond), c.Round(time.Millisecond))
 	}
 	os.Exit(status)
@@ -82,6 +75,16 @@ func main() {
 func cpu() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// childCPU is the CPU time of the waited-for children (LibreOffice and the
+// processes it started).
+func childCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru); err != nil {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
