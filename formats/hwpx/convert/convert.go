@@ -21,7 +21,7 @@ import (
 // pixel of any rendered page bumps it. It belongs in the renderer's
 // toolchain key next to LibreOffice's version, so pages converted by
 // different versions are never compared.
-const Version = "hwpx2odt/1"
+const Version = "hwpx2odt/2"
 
 // Notice is the one line a rendering made through this converter carries.
 const Notice = "rendered by editaudit's HWPX converter, not Hancom Office"

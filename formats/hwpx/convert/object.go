@@ -125,7 +125,7 @@ func (c *conv) object(w *writer, in *inline, n *node) {
 			fmt.Fprintf(&in.b, `<draw:frame draw:style-name="%s" draw:name="Image%d" draw:z-index="%d"%s><draw:image xlink:href="%s" xlink:type="simple" xlink:show="embed" xlink:actuate="onLoad"/></draw:frame>`,
 				st, id, id, frameAttrs(g), esc(img))
 		} else {
-			c.note("a picture whose image (BinData) is missing is drawn as an empty box")
+			c.note("a picture whose image (BinData) is missing is drawn as a grey box")
 			c.box(w, in, g, id)
 		}
 	case "rect", "ellipse", "polygon", "curve", "arc", "textart":
@@ -158,7 +158,7 @@ func (c *conv) object(w *writer, in *inline, n *node) {
 		c.note("lines and connectors are not drawn")
 		return
 	default: // ole, video, chart
-		c.note(fmt.Sprintf("embedded %s objects are drawn as empty boxes", n.name))
+		c.note(fmt.Sprintf("embedded %s objects are drawn as grey boxes", n.name))
 		c.box(w, in, g, id)
 	}
 	if g.inline {
@@ -167,9 +167,9 @@ func (c *conv) object(w *writer, in *inline, n *node) {
 	in.visible = true
 }
 
-// box draws an empty bordered frame of the object's size.
+// box draws a light grey frame of the object's size in its place.
 func (c *conv) box(w *writer, in *inline, g geom, id int) {
-	st := c.frameStyle(w, g, ` fo:border="0.1mm solid #808080" fo:background-color="transparent"`)
+	st := c.frameStyle(w, g, ` fo:border="0.1mm solid #808080" fo:background-color="#eeeeee" draw:fill="solid" draw:fill-color="#eeeeee"`)
 	fmt.Fprintf(&in.b, `<draw:frame draw:style-name="%s" draw:name="Frame%d" draw:z-index="%d"%s><draw:text-box/></draw:frame>`, st, id, id, frameAttrs(g))
 	if g.inline {
 		in.objects = true
