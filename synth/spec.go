@@ -1,4 +1,4 @@
-package corpus
+package synth
 
 import (
 	"bytes"
@@ -287,7 +287,7 @@ type SpecError struct {
 	Msg  string
 }
 
-func (e *SpecError) Error() string { return "corpus: spec " + e.Path + ": " + e.Msg }
+func (e *SpecError) Error() string { return "synth: spec " + e.Path + ": " + e.Msg }
 
 // SpecErrors is every problem found in a spec, in document order (at most
 // 20). It is the error ParseSpec returns for an invalid spec.
@@ -305,7 +305,7 @@ func (l SpecErrors) Error() string {
 }
 
 // ErrSpecTooLarge is returned when the spec text exceeds MaxSpecBytes.
-var ErrSpecTooLarge = errors.New("corpus: spec exceeds the cap of 32 MiB")
+var ErrSpecTooLarge = errors.New("synth: spec exceeds the cap of 32 MiB")
 
 // ParseSpec reads a JSON spec strictly: unknown keys, wrong value types,
 // trailing data and values beyond the caps are errors naming the JSON path.
@@ -313,7 +313,7 @@ var ErrSpecTooLarge = errors.New("corpus: spec exceeds the cap of 32 MiB")
 func ParseSpec(r io.Reader) (*Spec, error) {
 	data, err := io.ReadAll(io.LimitReader(r, MaxSpecBytes+1))
 	if err != nil {
-		return nil, fmt.Errorf("corpus: read spec: %w", err)
+		return nil, fmt.Errorf("synth: read spec: %w", err)
 	}
 	if len(data) > MaxSpecBytes {
 		return nil, ErrSpecTooLarge

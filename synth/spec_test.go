@@ -1,13 +1,14 @@
-package corpus
+package synth_test
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/editaudit/editaudit/synth"
+	"github.com/editaudit/editaudit/synth/synthtest"
 )
 
 func TestParseSpecErrors(t *testing.T) {
@@ -44,10 +45,10 @@ func TestParseSpecErrors(t *testing.T) {
 		{"bad format", `{"format":"odt"}`, []string{"$.format", `"odt" is not one of`}},
 		{"body of another format", `{"format":"docx","docx":{"body":[{"pageBreak":true}]},"pptx":{"slides":[]}}`, []string{"$.pptx", "cannot have"}},
 		{"two things in a block", docx(`{"paragraph":{"text":"a"},"pageBreak":true}`), []string{"$.docx.body[0]", "exactly one"}},
-		{"rows cap", docx(`{"table":{"rows":[` + rows(MaxRows+1) + `]}}`), []string{"$.docx.body[0].table.rows", fmt.Sprintf("cap of %d", MaxRows)}},
-		{"cells cap", docx(`{"table":{"rows":[{"cells":[` + cells(MaxCells+1) + `]}]}}`), []string{"$.docx.body[0].table.rows[0].cells", fmt.Sprintf("cap of %d", MaxCells)}},
-		{"nesting cap", docx(nested(MaxNesting + 1)), []string{".blocks[0].table", fmt.Sprintf("cap of %d", MaxNesting)}},
-		{"text cap", docx(`{"paragraph":{"text":"` + strings.Repeat("a", MaxTextLen+1) + `"}}`), []string{"$.docx.body[0].paragraph.text", fmt.Sprintf("cap of %d", MaxTextLen)}},
+		{"rows cap", docx(`{"table":{"rows":[` + rows(synth.MaxRows+1) + `]}}`), []string{"$.docx.body[0].table.rows", fmt.Sprintf("cap of %d", synth.MaxRows)}},
+		{"cells cap", docx(`{"table":{"rows":[{"cells":[` + cells(synth.MaxCells+1) + `]}]}}`), []string{"$.docx.body[0].table.rows[0].cells", fmt.Sprintf("cap of %d", synth.MaxCells)}},
+		{"nesting cap", docx(nested(synth.MaxNesting + 1)), []string{".blocks[0].table", fmt.Sprintf("cap of %d", synth.MaxNesting)}},
+		{"text cap", docx(`{"paragraph":{"text":"` + strings.Repeat("a", synth.MaxTextLen+1) + `"}}`), []string{"$.docx.body[0].paragraph.text", fmt.Sprintf("cap of %d", synth.MaxTextLen)}},
 		{"illegal char", docx(`{"paragraph":{"text":"a\u000bb"}}`), []string{"$.docx.body[0].paragraph.text", "U+000B"}},
 		{"grid mismatch", docx(`{"table":{"rows":[{"cells":[{"text":"a"},{"text":"b"}]},{"cells":[{"text":"c"}]}]}}`), []string{"$.docx.body[0].table.rows[1]", "grid columns"}},
 		{"vmerge without restart", docx(`{"table":{"rows":[{"cells":[{"text":"a"}]},{"cells":[{"vmerge":"continue"}]}]}}`), []string{"$.docx.body[0].table.rows[1].cells[0].vmerge", "restart"}},
@@ -56,10 +57,10 @@ func TestParseSpecErrors(t *testing.T) {
 		{"image not png", docx(`{"image":{"data":"aGVsbG8="}}`), []string{"$.docx.body[0].image", "not a PNG"}},
 		{"page break in cell", docx(`{"table":{"rows":[{"cells":[{"blocks":[{"pageBreak":true}]}]}]}}`), []string{"cells[0].blocks[0].pageBreak", "top level"}},
 		{"field outside docx", `{"format":"pptx","pptx":{"slides":[{"body":[{"runs":[{"field":"PAGE"}]}]}]}}`, []string{"$.pptx.slides[0].body[0].runs[0].field", "docx only"}},
-		{"slides cap", `{"format":"pptx","pptx":{"slides":[` + strings.TrimSuffix(strings.Repeat(`{"title":"t"},`, MaxSlides+1), ",") + `]}}`, []string{"$.pptx.slides", fmt.Sprintf("cap of %d", MaxSlides)}},
+		{"slides cap", `{"format":"pptx","pptx":{"slides":[` + strings.TrimSuffix(strings.Repeat(`{"title":"t"},`, synth.MaxSlides+1), ",") + `]}}`, []string{"$.pptx.slides", fmt.Sprintf("cap of %d", synth.MaxSlides)}},
 		{"sheet name", `{"format":"xlsx","xlsx":{"sheets":[{"name":"a/b"}]}}`, []string{"$.xlsx.sheets[0].name", "contains one of"}},
 		{"duplicate sheet", `{"format":"xlsx","xlsx":{"sheets":[{"name":"Data"},{"name":"DATA"}]}}`, []string{"$.xlsx.sheets[1].name", "case-insensitively"}},
-		{"sheets cap", `{"format":"xlsx","xlsx":{"sheets":[` + strings.TrimSuffix(strings.Repeat(`{"name":"s"},`, MaxSheets+1), ",") + `]}}`, []string{"$.xlsx.sheets", fmt.Sprintf("cap of %d", MaxSheets)}},
+		{"sheets cap", `{"format":"xlsx","xlsx":{"sheets":[` + strings.TrimSuffix(strings.Repeat(`{"name":"s"},`, synth.MaxSheets+1), ",") + `]}}`, []string{"$.xlsx.sheets", fmt.Sprintf("cap of %d", synth.MaxSheets)}},
 		{"cell object key", `{"format":"xlsx","xlsx":{"sheets":[{"name":"S","rows":[[1,{"valeu":2}]]}]}}`, []string{"$.xlsx.sheets[0].rows[0][1].valeu", "unknown key"}},
 		{"cell two values", `{"format":"xlsx","xlsx":{"sheets":[{"name":"S","rows":[[{"text":"a","number":2}]]}]}}`, []string{"$.xlsx.sheets[0].rows[0][0]", "one of text"}},
 		{"bad formula", `{"format":"xlsx","xlsx":{"sheets":[{"name":"S","rows":[["=SUM(A1"]]}]}}`, []string{"$.xlsx.sheets[0].rows[0][0]", "unbalanced"}},
@@ -74,13 +75,13 @@ func TestParseSpecErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := ParseSpec(strings.NewReader(tc.spec))
+			_, err := synth.ParseSpec(strings.NewReader(tc.spec))
 			if err == nil {
 				t.Fatal("ParseSpec accepted an invalid spec")
 			}
-			var se SpecErrors
+			var se synth.SpecErrors
 			if !errors.As(err, &se) {
-				t.Fatalf("error %T is not SpecErrors: %v", err, err)
+				t.Fatalf("error %T is not synth.SpecErrors: %v", err, err)
 			}
 			for _, w := range tc.want {
 				if !strings.Contains(err.Error(), w) {
@@ -92,17 +93,17 @@ func TestParseSpecErrors(t *testing.T) {
 }
 
 func TestParseSpecTooLarge(t *testing.T) {
-	big := strings.NewReader(`{"format":"docx","title":"` + strings.Repeat("a", MaxSpecBytes) + `"}`)
-	if _, err := ParseSpec(big); !errors.Is(err, ErrSpecTooLarge) {
-		t.Fatalf("err = %v, want ErrSpecTooLarge", err)
+	big := strings.NewReader(`{"format":"docx","title":"` + strings.Repeat("a", synth.MaxSpecBytes) + `"}`)
+	if _, err := synth.ParseSpec(big); !errors.Is(err, synth.ErrSpecTooLarge) {
+		t.Fatalf("err = %v, want synth.ErrSpecTooLarge", err)
 	}
 }
 
 // TestExampleSpecs: every shipped spec parses, and each format has one.
 func TestExampleSpecs(t *testing.T) {
 	seen := map[string]bool{}
-	for _, name := range exampleSpecNames(t) {
-		s := loadSpecFile(t, name)
+	for _, name := range synthtest.ExampleSpecs(t) {
+		s := synthtest.LoadSpec(t, name)
 		seen[s.Format] = true
 	}
 	for _, f := range []string{"docx", "pptx", "xlsx", "hwpx"} {
@@ -113,7 +114,7 @@ func TestExampleSpecs(t *testing.T) {
 }
 
 func TestXCellForms(t *testing.T) {
-	var row []XCell
+	var row []synth.XCell
 	if err := json.Unmarshal([]byte(`["a","=SUM(A1:A2)",3.5,true,null,{"formula":"=LET(x,1,x)","bold":true},{"rawFormula":"LET(x,1,x)"}]`), &row); err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +132,7 @@ func TestXCellForms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var again []XCell
+	var again []synth.XCell
 	if err := json.Unmarshal(b, &again); err != nil {
 		t.Fatal(err)
 	}
@@ -140,63 +141,4 @@ func TestXCellForms(t *testing.T) {
 			t.Errorf("cell %d: %+v after a round trip, want %+v", i, again[i], row[i])
 		}
 	}
-}
-
-func TestFileFormula(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"SUM(A1:A3)", "SUM(A1:A3)"},
-		{"XLOOKUP(A2,B:B,C:C)", "_xlfn.XLOOKUP(A2,B:B,C:C)"},
-		{"xlookup(A2,B:B,C:C)", "_xlfn.XLOOKUP(A2,B:B,C:C)"},
-		{"_xlfn.XLOOKUP(A2,B:B,C:C)", "_xlfn.XLOOKUP(A2,B:B,C:C)"},
-		{"FILTER(A1:A9,B1:B9>0)", "_xlfn._xlws.FILTER(A1:A9,B1:B9>0)"},
-		{"SORT(UNIQUE(A1:A9))", "_xlfn._xlws.SORT(_xlfn.UNIQUE(A1:A9))"},
-		{"LET(x,A1*2,x+1)", "_xlfn.LET(_xlpm.x,A1*2,_xlpm.x+1)"},
-		{"LET(rate, 0.2, base, B2, base*(1+rate))", "_xlfn.LET(_xlpm.rate, 0.2, _xlpm.base, B2, _xlpm.base*(1+_xlpm.rate))"},
-		{"LET(x,1,y,x+1,LET(z,y*2,z+x))", "_xlfn.LET(_xlpm.x,1,_xlpm.y,_xlpm.x+1,_xlfn.LET(_xlpm.z,_xlpm.y*2,_xlpm.z+_xlpm.x))"},
-		{"LAMBDA(a,b,a*b)(2,3)", "_xlfn.LAMBDA(_xlpm.a,_xlpm.b,_xlpm.a*_xlpm.b)(2,3)"},
-		{`LET(x,"x",x&"x")`, `_xlfn.LET(_xlpm.x,"x",_xlpm.x&"x")`},
-		{"LET(x,1,Sheet1!x+x)", "_xlfn.LET(_xlpm.x,1,Sheet1!x+_xlpm.x)"},
-		{"LET(n,Sales[Total],SUM(n))", "_xlfn.LET(_xlpm.n,Sales[Total],SUM(_xlpm.n))"},
-		{"x+LET(x,1,x)", "x+_xlfn.LET(_xlpm.x,1,_xlpm.x)"},
-		{"'My sheet'!A1+IFS(A1>1,1,TRUE,0)", "'My sheet'!A1+_xlfn.IFS(A1>1,1,TRUE,0)"},
-		{"_xlfn.LET(_xlpm.x,1,_xlpm.x)", "_xlfn.LET(_xlpm.x,1,_xlpm.x)"},
-	}
-	for _, tc := range tests {
-		got, err := fileFormula(tc.in)
-		if err != nil {
-			t.Errorf("fileFormula(%q): %v", tc.in, err)
-			continue
-		}
-		if got != tc.want {
-			t.Errorf("fileFormula(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-	for _, bad := range []string{"SUM(A1", "SUM(A1))", `"abc`, "LET(x,1)", "LET(1,2,3)"} {
-		if _, err := fileFormula(bad); err == nil {
-			t.Errorf("fileFormula(%q) accepted it", bad)
-		}
-	}
-}
-
-func exampleSpecNames(t testing.TB) []string {
-	t.Helper()
-	names, err := filepath.Glob(filepath.Join("..", "examples", "specs", "*.json"))
-	if err != nil || len(names) == 0 {
-		t.Fatalf("no example specs: %v", err)
-	}
-	return names
-}
-
-func loadSpecFile(t testing.TB, name string) *Spec {
-	t.Helper()
-	f, err := os.Open(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	s, err := ParseSpec(f)
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	return s
 }

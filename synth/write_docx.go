@@ -1,4 +1,4 @@
-package corpus
+package synth
 
 import (
 	"crypto/sha256"
@@ -108,7 +108,7 @@ func writeDocx(s *Spec) ([]byte, error) {
 	body.s(` w:header="708" w:footer="708" w:gutter="0"/><w:cols w:space="708"/><w:docGrid w:linePitch="360"/></w:sectPr></w:body></w:document>`)
 
 	if w.err != nil {
-		return nil, fmt.Errorf("corpus: docx: %w", w.err)
+		return nil, fmt.Errorf("synth: docx: %w", w.err)
 	}
 	if len(w.numbers) > 0 {
 		docRels.add(relNumbering, "numbering.xml")

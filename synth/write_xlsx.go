@@ -1,4 +1,4 @@
-package corpus
+package synth
 
 import (
 	"archive/zip"
@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/beevik/etree"
+	"github.com/editaudit/editaudit/formats"
 	"github.com/xuri/excelize/v2"
 )
 
@@ -27,7 +28,7 @@ func writeXlsx(s *Spec) ([]byte, error) {
 		Title: s.Title, Creator: "editaudit corpus", LastModifiedBy: "editaudit corpus",
 		Created: fixedDate, Modified: fixedDate,
 	}); err != nil {
-		return nil, fmt.Errorf("corpus: xlsx properties: %w", err)
+		return nil, fmt.Errorf("synth: xlsx properties: %w", err)
 	}
 	styles := map[string]int{}
 	images := imageCache{}
@@ -36,14 +37,14 @@ func writeXlsx(s *Spec) ([]byte, error) {
 		sh := &s.Xlsx.Sheets[i]
 		if i == 0 {
 			if err := f.SetSheetName("Sheet1", sh.Name); err != nil {
-				return nil, fmt.Errorf("corpus: sheet %q: %w", sh.Name, err)
+				return nil, fmt.Errorf("synth: sheet %q: %w", sh.Name, err)
 			}
 		} else if _, err := f.NewSheet(sh.Name); err != nil {
-			return nil, fmt.Errorf("corpus: sheet %q: %w", sh.Name, err)
+			return nil, fmt.Errorf("synth: sheet %q: %w", sh.Name, err)
 		}
 		sp, err := writeSheet(f, sh, styles, images)
 		if err != nil {
-			return nil, fmt.Errorf("corpus: sheet %q: %w", sh.Name, err)
+			return nil, fmt.Errorf("synth: sheet %q: %w", sh.Name, err)
 		}
 		for _, c := range sp {
 			c.sheet = i + 1
@@ -53,7 +54,7 @@ func writeXlsx(s *Spec) ([]byte, error) {
 	f.SetActiveSheet(0)
 	buf, err := f.WriteToBuffer()
 	if err != nil {
-		return nil, fmt.Errorf("corpus: xlsx: %w", err)
+		return nil, fmt.Errorf("synth: xlsx: %w", err)
 	}
 	return repackXlsx(buf.Bytes(), spills)
 }
@@ -247,7 +248,7 @@ func xlsxPartRank(name string) int {
 func repackXlsx(in []byte, spills []spillCell) ([]byte, error) {
 	zr, err := zip.NewReader(bytes.NewReader(in), int64(len(in)))
 	if err != nil {
-		return nil, fmt.Errorf("corpus: excelize output: %w", err)
+		return nil, fmt.Errorf("synth: excelize output: %w", err)
 	}
 	parts := map[string][]byte{}
 	for _, zf := range zr.File {
@@ -255,7 +256,7 @@ func repackXlsx(in []byte, spills []spillCell) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		data, err := io.ReadAll(io.LimitReader(rc, maxZipPartBytes))
+		data, err := io.ReadAll(io.LimitReader(rc, maxPartBytes))
 		rc.Close()
 		if err != nil {
 			return nil, err
@@ -307,19 +308,19 @@ func addSpillMetadata(parts map[string][]byte, spills []spillCell) error {
 		if d, ok := parts[n]; ok {
 			return d, nil
 		}
-		return nil, fmt.Errorf("corpus: no part %s", n)
+		return nil, fmt.Errorf("synth: no part %s", n)
 	})
 	if err != nil {
 		return err
 	}
 	for n, refs := range bySheet {
 		if n < 1 || n > len(sheets) {
-			return fmt.Errorf("corpus: no worksheet %d", n)
+			return fmt.Errorf("synth: no worksheet %d", n)
 		}
 		name := sheets[n-1]
 		doc := etree.NewDocument()
 		if err := doc.ReadFromBytes(parts[name]); err != nil {
-			return fmt.Errorf("corpus: %s: %w", name, err)
+			return fmt.Errorf("synth: %s: %w", name, err)
 		}
 		found := 0
 		for _, c := range doc.FindElements("//sheetData/row/c") {
@@ -329,7 +330,7 @@ func addSpillMetadata(parts map[string][]byte, spills []spillCell) error {
 			}
 		}
 		if found != len(refs) {
-			return fmt.Errorf("corpus: %s: %d of %d spill cells found", name, found, len(refs))
+			return fmt.Errorf("synth: %s: %d of %d spill cells found", name, found, len(refs))
 		}
 		data, err := doc.WriteToBytes()
 		if err != nil {
@@ -343,7 +344,7 @@ func addSpillMetadata(parts map[string][]byte, spills []spillCell) error {
 	relsName := "xl/_rels/workbook.xml.rels"
 	doc := etree.NewDocument()
 	if err := doc.ReadFromBytes(parts[relsName]); err != nil {
-		return fmt.Errorf("corpus: %s: %w", relsName, err)
+		return fmt.Errorf("synth: %s: %w", relsName, err)
 	}
 	root := doc.Root()
 	maxID := 0
@@ -364,7 +365,7 @@ func addSpillMetadata(parts map[string][]byte, spills []spillCell) error {
 	ctName := "[Content_Types].xml"
 	doc = etree.NewDocument()
 	if err := doc.ReadFromBytes(parts[ctName]); err != nil {
-		return fmt.Errorf("corpus: %s: %w", ctName, err)
+		return fmt.Errorf("synth: %s: %w", ctName, err)
 	}
 	o := doc.Root().CreateElement("Override")
 	o.CreateAttr("PartName", "/xl/metadata.xml")
@@ -415,15 +416,15 @@ func xlsxSheets(read func(string) ([]byte, error)) ([]xlsxSheet, error) {
 	}
 	wdoc := etree.NewDocument()
 	if err := wdoc.ReadFromBytes(wb); err != nil {
-		return nil, fmt.Errorf("corpus: xl/workbook.xml: %w", err)
+		return nil, fmt.Errorf("synth: xl/workbook.xml: %w", err)
 	}
 	rdoc := etree.NewDocument()
 	if err := rdoc.ReadFromBytes(rb); err != nil {
-		return nil, fmt.Errorf("corpus: xl/_rels/workbook.xml.rels: %w", err)
+		return nil, fmt.Errorf("synth: xl/_rels/workbook.xml.rels: %w", err)
 	}
 	targets := map[string]xlsxSheet{}
 	for _, r := range rdoc.FindElements("//Relationship") {
-		targets[r.SelectAttrValue("Id", "")] = xlsxSheet{resolveTarget("xl/workbook.xml", r.SelectAttrValue("Target", "")), r.SelectAttrValue("Type", "")}
+		targets[r.SelectAttrValue("Id", "")] = xlsxSheet{formats.ResolveTarget("xl/workbook.xml", r.SelectAttrValue("Target", "")), r.SelectAttrValue("Type", "")}
 	}
 	var out []xlsxSheet
 	for _, sh := range wdoc.FindElements("//sheets/sheet") {
@@ -435,7 +436,7 @@ func xlsxSheets(read func(string) ([]byte, error)) ([]xlsxSheet, error) {
 		}
 		t, ok := targets[id]
 		if !ok {
-			return nil, fmt.Errorf("corpus: sheet %q has no relationship %q", sh.SelectAttrValue("name", ""), id)
+			return nil, fmt.Errorf("synth: sheet %q has no relationship %q", sh.SelectAttrValue("name", ""), id)
 		}
 		out = append(out, t)
 	}
@@ -450,7 +451,7 @@ func xlsxSheets(read func(string) ([]byte, error)) ([]xlsxSheet, error) {
 func canonicalContentTypes(parts map[string][]byte) ([]byte, error) {
 	doc := etree.NewDocument()
 	if err := doc.ReadFromBytes(parts["[Content_Types].xml"]); err != nil {
-		return nil, fmt.Errorf("corpus: excelize [Content_Types].xml: %w", err)
+		return nil, fmt.Errorf("synth: excelize [Content_Types].xml: %w", err)
 	}
 	root := doc.Root()
 	used := map[string]bool{"rels": true, "xml": true}

@@ -1,4 +1,4 @@
-package corpus
+package synth
 
 import (
 	"bytes"
@@ -285,7 +285,7 @@ func (x XCell) MarshalJSON() ([]byte, error) {
 	case "rawFormula":
 		o.RawFormula = &x.Formula
 	default:
-		return nil, fmt.Errorf("corpus: cell kind %q", x.Kind)
+		return nil, fmt.Errorf("synth: cell kind %q", x.Kind)
 	}
 	o.Spill, o.Bold, o.NumFmt, o.Fill = x.Spill, x.Bold, x.NumFmt, x.Fill
 	return json.Marshal(o)

@@ -1,4 +1,4 @@
-package corpus
+package synth
 
 import (
 	"crypto/sha256"
@@ -119,7 +119,7 @@ func writePptx(s *Spec) ([]byte, error) {
 			var err error
 			pic, err = images.load(sl.Image)
 			if err != nil {
-				return nil, fmt.Errorf("corpus: pptx slide %d: %w", n, err)
+				return nil, fmt.Errorf("synth: pptx slide %d: %w", n, err)
 			}
 			sum := sha256.Sum256(pic.data)
 			name, ok := media[sum]

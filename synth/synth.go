@@ -1,4 +1,4 @@
-package corpus
+package synth
 
 import (
 	"errors"
@@ -12,7 +12,7 @@ import (
 // first, so a spec built in code gets the same checks as one from JSON.
 func Synthesize(spec *Spec) ([]byte, error) {
 	if spec == nil {
-		return nil, errors.New("corpus: nil spec")
+		return nil, errors.New("synth: nil spec")
 	}
 	if err := spec.Validate(); err != nil {
 		return nil, err
@@ -27,5 +27,5 @@ func Synthesize(spec *Spec) ([]byte, error) {
 	case "hwpx":
 		return writeHwpx(spec)
 	}
-	return nil, fmt.Errorf("corpus: unknown format %q", spec.Format)
+	return nil, fmt.Errorf("synth: unknown format %q", spec.Format)
 }
