@@ -1,4 +1,4 @@
-package corpus
+package mutate
 
 import (
 	"fmt"
@@ -10,6 +10,9 @@ import (
 
 // Defect injectors: each writes one defect of DEFECTS.md whose finding
 // code is fixed in formats/codes.go.
+
+// ctXML is the generic XML content type a part falls back to.
+const ctXML = "application/xml"
 
 // applyIllegalChar writes U+000B raw into the middle of the first text
 // node of the main text part (DEFECTS.md: XML-illegal characters make
@@ -48,7 +51,7 @@ func ctTarget(p *zpkg, f formats.Format) (string, error) {
 		}
 		return slides[0], nil
 	case formats.XLSX:
-		sheets, err := xlsxWorksheetParts(p.read)
+		sheets, err := worksheetParts(p)
 		if err != nil {
 			return "", err
 		}
@@ -168,7 +171,7 @@ func applyTargetMissing(p *zpkg, f formats.Format) (string, []string, error) {
 			if err := editContentTypes(p, func(ct *etree.Element) { removeOverride(ct, r.target) }); err != nil {
 				return "", nil, err
 			}
-			return fmt.Sprintf("deleted %s; %s still names it as %s", r.target, relsPartOf(part), r.id), nil, nil
+			return fmt.Sprintf("deleted %s; %s still names it as %s", r.target, formats.RelsPartOf(part), r.id), nil, nil
 		}
 	}
 	return "", nil, fmt.Errorf("%w: no image relationship", ErrNotApplicable)
@@ -229,7 +232,7 @@ func pictureParts(p *zpkg, f formats.Format) ([]string, error) {
 		_, slides, err := slideParts(p)
 		return slides, err
 	case formats.XLSX:
-		sheets, err := xlsxWorksheetParts(p.read)
+		sheets, err := worksheetParts(p)
 		if err != nil {
 			return nil, err
 		}

@@ -1,4 +1,4 @@
-package corpus
+package mutate
 
 import (
 	"errors"
@@ -79,10 +79,10 @@ type Applied struct {
 // Errors of Mutate and Apply.
 var (
 	// ErrUnknownKind: no injector has that kind.
-	ErrUnknownKind = errors.New("corpus: unknown mutation kind")
+	ErrUnknownKind = errors.New("mutate: unknown mutation kind")
 	// ErrNotApplicable: the input lacks what the injector needs (a nested
 	// table, an image, a second slide…) or is of another format.
-	ErrNotApplicable = errors.New("corpus: mutation not applicable")
+	ErrNotApplicable = errors.New("mutate: mutation not applicable")
 )
 
 // injector is one entry of the table: the public description and the
@@ -144,11 +144,11 @@ func Apply(kind string, in []byte) (*Applied, error) {
 	}
 	note, shrinks, err := inj.apply(p, f)
 	if err != nil {
-		return nil, fmt.Errorf("corpus: %s: %w", kind, err)
+		return nil, fmt.Errorf("mutate: %s: %w", kind, err)
 	}
 	out, err := p.bytes()
 	if err != nil {
-		return nil, fmt.Errorf("corpus: %s: write: %w", kind, err)
+		return nil, fmt.Errorf("mutate: %s: write: %w", kind, err)
 	}
 	exp := inj.Expect
 	exp.Shrinks = append([]string(nil), inj.Expect.Shrinks...)
@@ -196,7 +196,7 @@ func detectFormat(p *zpkg) formats.Format {
 // injectors is the table. A validator-specific injector (e.g.
 // docx.tc-no-final-p, xlsx.let-without-xlpm) is one more entry: a kind, a
 // description, its formats, the expectation with the validator's code and
-// grade, and an apply function built from the helpers in mutate_pkg.go.
+// grade, and an apply function built from the helpers in pkg.go.
 func injectors() []injector {
 	docxShrink := []string{"tables", "nested_tables", "rows", "cells", "paragraphs"}
 	ooxml := []formats.Format{formats.DOCX, formats.PPTX, formats.XLSX}

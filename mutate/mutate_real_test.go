@@ -1,4 +1,4 @@
-package corpus
+package mutate_test
 
 import (
 	"archive/zip"
@@ -8,18 +8,19 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/editaudit/editaudit/internal/testdoc"
+	"github.com/editaudit/editaudit/mutate"
 )
 
 // TestMutationsOnRealFiles runs every injector over the real corpus
-// (EDITAUDIT_CORPUS; skipped without it): an injector either applies or
-// says ErrNotApplicable, never fails otherwise, and its output is a
-// readable zip in which every entry it did not change is byte-identical.
+// (EDITAUDIT_CORPUS: skipped without it, failed under CI): an injector
+// either applies or says ErrNotApplicable, never fails otherwise, and its
+// output is a readable zip in which every entry it did not change is
+// byte-identical.
 // The audit-level recall over these files is the corpus matrix's job.
 func TestMutationsOnRealFiles(t *testing.T) {
-	root := os.Getenv("EDITAUDIT_CORPUS")
-	if root == "" {
-		t.Skip("EDITAUDIT_CORPUS not set")
-	}
+	root := testdoc.Corpus(t)
 	var files []string
 	for _, d := range []string{"docx", "pptx", "xlsx", "hwpx"} {
 		fs, err := filepath.Glob(filepath.Join(root, d, "*"))
@@ -38,9 +39,9 @@ func TestMutationsOnRealFiles(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, m := range Mutations() {
-			a, err := Apply(m.Kind, in)
-			if errors.Is(err, ErrNotApplicable) {
+		for _, m := range mutate.Mutations() {
+			a, err := mutate.Apply(m.Kind, in)
+			if errors.Is(err, mutate.ErrNotApplicable) {
 				continue
 			}
 			if err != nil {
@@ -73,7 +74,7 @@ func TestMutationsOnRealFiles(t *testing.T) {
 			}
 		}
 	}
-	for _, m := range Mutations() {
+	for _, m := range mutate.Mutations() {
 		if applied[m.Kind] == 0 {
 			t.Errorf("%s applied to no real file", m.Kind)
 		}

@@ -1,4 +1,4 @@
-package corpus
+package mutate_test
 
 import (
 	"archive/zip"
@@ -12,13 +12,16 @@ import (
 	"testing"
 
 	"github.com/editaudit/editaudit/formats"
+	"github.com/editaudit/editaudit/internal/testdoc"
+	"github.com/editaudit/editaudit/mutate"
+	"github.com/editaudit/editaudit/synth/synthtest"
 )
 
 func TestMutationsTable(t *testing.T) {
 	seen := map[string]bool{}
 	codes := map[string]bool{formats.CodeXMLIllegalChar: true, formats.CodeXMLNotWellFormed: true, formats.CodeCTNoType: true,
 		formats.CodeCTWrongMainType: true, formats.CodeRelsTargetMissing: true, formats.CodeRelsUndefinedID: true}
-	for _, m := range Mutations() {
+	for _, m := range mutate.Mutations() {
 		if seen[m.Kind] {
 			t.Errorf("duplicate kind %s", m.Kind)
 		}
@@ -37,10 +40,10 @@ func TestMutationsTable(t *testing.T) {
 			t.Errorf("%s: a blocked kind states no pages or shrink", m.Kind)
 		}
 	}
-	if _, err := Mutate("no.such-kind", nil); !errors.Is(err, ErrUnknownKind) {
+	if _, err := mutate.Mutate("no.such-kind", nil); !errors.Is(err, mutate.ErrUnknownKind) {
 		t.Errorf("unknown kind: %v", err)
 	}
-	if _, err := Mutate("zip.repacked", []byte("not a zip")); !errors.Is(err, ErrNotZip) {
+	if _, err := mutate.Mutate("zip.repacked", []byte("not a zip")); !errors.Is(err, mutate.ErrNotZip) {
 		t.Errorf("not a zip: %v", err)
 	}
 }
@@ -51,7 +54,7 @@ func TestMutationsTable(t *testing.T) {
 // slides and the paragraphs and runs on slides; xlsx charts and pictures;
 // hwpx sections, paragraphs and tables.
 func structure(t testing.TB, data []byte) map[string]int {
-	parts := unzipAll(t, data)
+	parts := testdoc.Unzip(t, data)
 	c := map[string]int{}
 	count := func(re string, names ...string) int {
 		n := 0
@@ -146,7 +149,7 @@ func rawEntries(t testing.TB, data []byte) (map[string][]byte, []*zip.File) {
 // byte, exactly the promised structure shrink, the defect really present,
 // the input untouched, the output deterministic. The matrix is logged.
 func TestMutations(t *testing.T) {
-	bases := testBases(t)
+	bases := synthtest.Bases(t)
 	var baseNames []string
 	for n := range bases {
 		baseNames = append(baseNames, n)
@@ -154,7 +157,7 @@ func TestMutations(t *testing.T) {
 	sort.Strings(baseNames)
 	applied := map[string]int{}
 	var matrix []string
-	for _, m := range Mutations() {
+	for _, m := range mutate.Mutations() {
 		for _, bn := range baseNames {
 			in := bases[bn]
 			f := formats.Format(strings.TrimPrefix(path.Ext(bn), "."))
@@ -163,14 +166,14 @@ func TestMutations(t *testing.T) {
 				fits = fits || g == f
 			}
 			orig := bytes.Clone(in)
-			a, err := Apply(m.Kind, in)
+			a, err := mutate.Apply(m.Kind, in)
 			if !fits {
-				if !errors.Is(err, ErrNotApplicable) {
+				if !errors.Is(err, mutate.ErrNotApplicable) {
 					t.Errorf("%s × %s: want ErrNotApplicable, got %v", m.Kind, bn, err)
 				}
 				continue
 			}
-			if errors.Is(err, ErrNotApplicable) {
+			if errors.Is(err, mutate.ErrNotApplicable) {
 				matrix = append(matrix, m.Kind+" × "+bn+" → not applicable: "+err.Error())
 				continue
 			}
@@ -184,7 +187,7 @@ func TestMutations(t *testing.T) {
 				t.Fatalf("%s × %s modified its input", m.Kind, bn)
 			}
 			t.Run(m.Kind+"/"+bn, func(t *testing.T) {
-				again, err := Mutate(m.Kind, in)
+				again, err := mutate.Mutate(m.Kind, in)
 				if err != nil || !bytes.Equal(again, a.Data) {
 					t.Errorf("Mutate differs from Apply or is not deterministic (%v)", err)
 				}
@@ -192,7 +195,7 @@ func TestMutations(t *testing.T) {
 			})
 		}
 	}
-	for _, m := range Mutations() {
+	for _, m := range mutate.Mutations() {
 		if applied[m.Kind] == 0 {
 			t.Errorf("%s applied to no base", m.Kind)
 		}
@@ -200,8 +203,8 @@ func TestMutations(t *testing.T) {
 	t.Logf("injector × base → outcome:\n%s", strings.Join(matrix, "\n"))
 }
 
-func checkMutation(t *testing.T, m Mutation, a *Applied, in []byte) {
-	before, after := unzipAll(t, in), unzipAll(t, a.Data)
+func checkMutation(t *testing.T, m mutate.Mutation, a *mutate.Applied, in []byte) {
+	before, after := testdoc.Unzip(t, in), testdoc.Unzip(t, a.Data)
 	rawIn, _ := rawEntries(t, in)
 	rawOut, filesOut := rawEntries(t, a.Data)
 	changed := 0
@@ -252,7 +255,7 @@ func checkMutation(t *testing.T, m Mutation, a *Applied, in []byte) {
 		if !strings.HasSuffix(name, ".xml") && !strings.HasSuffix(name, ".rels") {
 			continue
 		}
-		err := wellFormed(content)
+		err := testdoc.WellFormed(content)
 		if bytes.Equal(before[name], content) {
 			continue
 		}
@@ -337,7 +340,7 @@ func checkDefect(t *testing.T, kind string, before, after map[string][]byte) {
 		if len(cp) != 1 || !bytes.Contains(after[cp[0]], []byte(`r:embed="rIdX999"`)) {
 			t.Fatalf("changed %v without an r:embed=rIdX999", cp)
 		}
-		if bytes.Contains(after[relsPartOf(cp[0])], []byte(`"rIdX999"`)) {
+		if bytes.Contains(after[formats.RelsPartOf(cp[0])], []byte(`"rIdX999"`)) {
 			t.Errorf("rIdX999 is defined")
 		}
 	case "docx.word-replaced", "pptx.word-replaced":
@@ -388,7 +391,7 @@ func checkDefect(t *testing.T, kind string, before, after map[string][]byte) {
 }
 
 func BenchmarkApply(b *testing.B) {
-	bases := testBases(b)
+	bases := synthtest.Bases(b)
 	for _, c := range []struct{ kind, base string }{
 		{"docx.nested-tables-wiped", "contract.docx"},
 		{"pptx.slide-deleted", "deck.pptx"},
@@ -397,7 +400,7 @@ func BenchmarkApply(b *testing.B) {
 	} {
 		b.Run(c.kind, func(b *testing.B) {
 			for b.Loop() {
-				if _, err := Apply(c.kind, bases[c.base]); err != nil {
+				if _, err := mutate.Apply(c.kind, bases[c.base]); err != nil {
 					b.Fatal(err)
 				}
 			}

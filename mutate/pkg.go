@@ -1,8 +1,7 @@
-package corpus
+package mutate
 
 import (
 	"fmt"
-	"net/url"
 	"regexp"
 	"sort"
 	"strconv"
@@ -10,6 +9,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/beevik/etree"
+	"github.com/editaudit/editaudit/formats"
+	"github.com/editaudit/editaudit/formats/docx"
+	"github.com/editaudit/editaudit/formats/pptx"
 )
 
 // Package helpers shared by the injectors: XML parts as etree documents,
@@ -85,20 +87,24 @@ func children(el *etree.Element, ns, local string) []*etree.Element {
 	return out
 }
 
-// Strict (ISO/IEC 29500 strict) namespaces of the relationship attributes
-// and DrawingML, accepted wherever the transitional ones are.
+// Namespaces the injectors match elements by (the formats' names for
+// them). The relationship attributes and DrawingML are also accepted in
+// their Strict (ISO/IEC 29500) form, see sameNS.
 const (
-	nsRStrict = "http://purl.oclc.org/ooxml/officeDocument/relationships"
-	nsAStrict = "http://purl.oclc.org/ooxml/drawingml/main"
+	nsW = docx.NSW
+	nsP = pptx.NSPresentationT
+	nsA = pptx.NSDrawingT
+	nsR = formats.NSRelsT
 )
 
-// sameNS reports whether got is ns or its strict twin.
+// sameNS reports whether got is ns or, for the relationship and DrawingML
+// namespaces, its Strict twin.
 func sameNS(got, ns string) bool {
 	switch ns {
 	case nsR:
-		return got == nsR || got == nsRStrict
+		return got == nsR || got == formats.NSRelsS
 	case nsA:
-		return got == nsA || got == nsAStrict
+		return got == nsA || got == pptx.NSDrawingS
 	}
 	return got == ns
 }
@@ -119,12 +125,11 @@ type relEntry struct {
 	el              *etree.Element
 }
 
-// readRels returns the relationships of part (none if it has no .rels).
+// readRels returns the relationships of part ("" for the package; none
+// if it has no .rels), their targets resolved as the validators resolve
+// them (formats.ResolveTarget).
 func readRels(p *zpkg, part string) ([]relEntry, *etree.Document, error) {
-	name := relsPartOf(part)
-	if part == "" {
-		name = "_rels/.rels"
-	}
+	name := formats.RelsPartOf(part)
 	if !p.has(name) {
 		return nil, nil, nil
 	}
@@ -139,11 +144,7 @@ func readRels(p *zpkg, part string) ([]relEntry, *etree.Document, error) {
 		}
 		e := relEntry{id: r.SelectAttrValue("Id", ""), typ: r.SelectAttrValue("Type", ""), el: r}
 		if !strings.EqualFold(r.SelectAttrValue("TargetMode", ""), "External") {
-			t := r.SelectAttrValue("Target", "")
-			if u, err := url.PathUnescape(t); err == nil {
-				t = u
-			}
-			e.target = resolveTarget(part, t)
+			e.target = formats.ResolveTarget(part, r.SelectAttrValue("Target", ""))
 		}
 		out = append(out, e)
 	}
@@ -203,7 +204,7 @@ func dropUnreachable(p *zpkg, before map[string]bool) ([]string, error) {
 	sort.Strings(gone)
 	for _, part := range gone {
 		p.remove(part)
-		p.remove(relsPartOf(part))
+		p.remove(formats.RelsPartOf(part))
 	}
 	if len(gone) > 0 {
 		if err := editContentTypes(p, func(ct *etree.Element) {
@@ -308,7 +309,7 @@ func textPart(p *zpkg, f string) (string, error) {
 				return n, nil
 			}
 		}
-		sheets, err := xlsxWorksheetParts(p.read)
+		sheets, err := worksheetParts(p)
 		if err != nil || len(sheets) == 0 {
 			return "", fmt.Errorf("%w: no worksheet", ErrNotApplicable)
 		}

@@ -1,4 +1,4 @@
-package corpus
+package mutate
 
 import (
 	"fmt"
@@ -72,7 +72,7 @@ func applySlideDeleted(p *zpkg, _ formats.Format) (string, []string, error) {
 	if err := saveXML(p, pres, doc); err != nil {
 		return "", nil, err
 	}
-	if err := saveXML(p, relsPartOf(pres), rdoc); err != nil {
+	if err := saveXML(p, formats.RelsPartOf(pres), rdoc); err != nil {
 		return "", nil, err
 	}
 	gone, err := dropUnreachable(p, before)

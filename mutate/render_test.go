@@ -1,6 +1,6 @@
 //go:build unix
 
-package corpus
+package mutate_test
 
 import (
 	"bytes"
@@ -16,21 +16,12 @@ import (
 	"syscall"
 	"testing"
 	"time"
-)
 
-// needTool finds a program; a missing one skips the test, except under
-// CI=true where it fails (the brief: LibreOffice tests run for real).
-func needTool(t *testing.T, name string) string {
-	t.Helper()
-	p, err := exec.LookPath(name)
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s not found and CI=true", name)
-		}
-		t.Skipf("%s not installed", name)
-	}
-	return p
-}
+	"github.com/editaudit/editaudit/internal/testdoc"
+	"github.com/editaudit/editaudit/mutate"
+	"github.com/editaudit/editaudit/synth"
+	"github.com/editaudit/editaudit/synth/synthtest"
+)
 
 // TestRenderWithLibreOffice converts every synthesized docx, pptx and xlsx
 // with real LibreOffice in one batch, checks each gives a PDF with pages
@@ -38,9 +29,9 @@ func needTool(t *testing.T, name string) string {
 // every injector that keeps the file openable: the rasterized pages of the
 // edited file differ from the original's exactly when it says so.
 func TestRenderWithLibreOffice(t *testing.T) {
-	soffice := needTool(t, "soffice")
-	pdfinfo := needTool(t, "pdfinfo")
-	pdftoppm := needTool(t, "pdftoppm")
+	soffice := testdoc.Tool(t, "soffice")
+	pdfinfo := testdoc.Tool(t, "pdfinfo")
+	pdftoppm := testdoc.Tool(t, "pdftoppm")
 	dir := t.TempDir()
 	in := filepath.Join(dir, "in")
 	if err := os.Mkdir(in, 0o755); err != nil {
@@ -54,8 +45,8 @@ func TestRenderWithLibreOffice(t *testing.T) {
 		}
 		files = append(files, p)
 	}
-	bases := testBases(t)
-	fifty, err := Synthesize(fiftyPageSpec())
+	bases := synthtest.Bases(t)
+	fifty, err := synth.Synthesize(synthtest.FiftyPages())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,11 +65,11 @@ func TestRenderWithLibreOffice(t *testing.T) {
 	type pair struct{ base, edited string }
 	expect := map[pair]bool{}
 	for _, base := range []string{"contract.docx", "deck.pptx", "workbook.xlsx"} {
-		for _, m := range Mutations() {
+		for _, m := range mutate.Mutations() {
 			if m.Expect.Blocked {
 				continue
 			}
-			a, err := Apply(m.Kind, bases[base])
+			a, err := mutate.Apply(m.Kind, bases[base])
 			if err != nil {
 				continue // another format
 			}

@@ -1,4 +1,4 @@
-package corpus
+package mutate
 
 import (
 	"fmt"
@@ -7,13 +7,12 @@ import (
 
 	"github.com/beevik/etree"
 	"github.com/editaudit/editaudit/formats"
+	"github.com/editaudit/editaudit/formats/xlsx"
 )
 
-// SpreadsheetML namespaces: transitional and strict (ISO/IEC 29500-1
-// §18; strict files use the purl.oclc.org namespace).
+// SpreadsheetML drawing and chart namespaces, Transitional and Strict
+// (ISO/IEC 29500-1 §18; Strict files use the purl.oclc.org namespaces).
 const (
-	nsSS          = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
-	nsSSStrict    = "http://purl.oclc.org/ooxml/spreadsheetml/main"
 	nsXDR         = "http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing"
 	nsXDRStrict   = "http://purl.oclc.org/ooxml/drawingml/spreadsheetDrawing"
 	nsChart       = "http://schemas.openxmlformats.org/drawingml/2006/chart"
@@ -26,7 +25,7 @@ func ss(el *etree.Element, local string) bool {
 		return false
 	}
 	ns := el.NamespaceURI()
-	return ns == nsSS || ns == nsSSStrict
+	return ns == xlsx.NSMain || ns == xlsx.NSMainS
 }
 
 func ssChildren(el *etree.Element, local string) []*etree.Element {
@@ -51,7 +50,7 @@ func applyOpenpyxlResave(p *zpkg, _ formats.Format) (string, []string, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	sheets, err := xlsxSheetParts(p.read)
+	sheets, err := sheetParts(p, false)
 	if err != nil {
 		return "", nil, err
 	}
@@ -100,8 +99,8 @@ func applyOpenpyxlResave(p *zpkg, _ formats.Format) (string, []string, error) {
 		}
 		if rdoc != nil {
 			if len(rdoc.Root().ChildElements()) == 0 {
-				p.remove(relsPartOf(sheet))
-			} else if err := saveXML(p, relsPartOf(sheet), rdoc); err != nil {
+				p.remove(formats.RelsPartOf(sheet))
+			} else if err := saveXML(p, formats.RelsPartOf(sheet), rdoc); err != nil {
 				return "", nil, err
 			}
 		}
@@ -123,6 +122,46 @@ func applyOpenpyxlResave(p *zpkg, _ formats.Format) (string, []string, error) {
 	return fmt.Sprintf("removed %d drawings (%d charts, %d pictures); dropped %v", drawings, charts, images, gone), shrinks, nil
 }
 
+// sheetParts returns the workbook's sheet parts (worksheets, and unless
+// worksheetsOnly also chartsheets and dialog sheets) in workbook order,
+// resolved through the workbook's relationships (ECMA-376 part 1 §18.2.19
+// sheet), never guessed from file names.
+func sheetParts(p *zpkg, worksheetsOnly bool) ([]string, error) {
+	wb, err := mainPart(p)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := loadXML(p, wb)
+	if err != nil {
+		return nil, err
+	}
+	rs, _, err := readRels(p, wb)
+	if err != nil {
+		return nil, err
+	}
+	byID := map[string]relEntry{}
+	for _, r := range rs {
+		byID[r.id] = r
+	}
+	var out []string
+	for _, lst := range ssChildren(doc.Root(), "sheets") {
+		for _, sh := range ssChildren(lst, "sheet") {
+			rid, _ := attrNS(sh, nsR, "id")
+			r, ok := byID[rid]
+			if !ok {
+				return nil, fmt.Errorf("sheet %q has no relationship %q", sh.SelectAttrValue("name", ""), rid)
+			}
+			if !worksheetsOnly || strings.HasSuffix(r.typ, "/worksheet") {
+				out = append(out, r.target)
+			}
+		}
+	}
+	return out, nil
+}
+
+// worksheetParts is sheetParts without chartsheets and dialog sheets.
+func worksheetParts(p *zpkg) ([]string, error) { return sheetParts(p, true) }
+
 // hasValue reports whether a cell holds a value or formula.
 func hasValue(c *etree.Element) bool {
 	return len(ssChildren(c, "v")) > 0 || len(ssChildren(c, "f")) > 0 || len(ssChildren(c, "is")) > 0
@@ -133,7 +172,7 @@ func hasValue(c *etree.Element) bool {
 // part, that part goes too (openpyxl never writes it): a calc chain naming
 // cells that no longer hold formulas makes Excel repair the file.
 func applyXlsxRowDeleted(p *zpkg, _ formats.Format) (string, []string, error) {
-	sheets, err := xlsxWorksheetParts(p.read)
+	sheets, err := worksheetParts(p)
 	if err != nil {
 		return "", nil, err
 	}
@@ -179,7 +218,7 @@ func applyXlsxRowDeleted(p *zpkg, _ formats.Format) (string, []string, error) {
 			if hasSuffixFold(r.typ, "/calcChain") {
 				rdoc.Root().RemoveChild(r.el)
 				p.remove(r.target)
-				if err := saveXML(p, relsPartOf("xl/workbook.xml"), rdoc); err != nil {
+				if err := saveXML(p, formats.RelsPartOf("xl/workbook.xml"), rdoc); err != nil {
 					return "", nil, err
 				}
 				if err := editContentTypes(p, func(ct *etree.Element) { removeOverride(ct, r.target) }); err != nil {
@@ -195,7 +234,7 @@ func applyXlsxRowDeleted(p *zpkg, _ formats.Format) (string, []string, error) {
 // applyValueChanged adds one to the first numeric constant of the first
 // worksheet; without one, it changes the first shared string a cell uses.
 func applyValueChanged(p *zpkg, _ formats.Format) (string, []string, error) {
-	sheets, err := xlsxWorksheetParts(p.read)
+	sheets, err := worksheetParts(p)
 	if err != nil {
 		return "", nil, err
 	}
@@ -257,7 +296,7 @@ func applyValueChanged(p *zpkg, _ formats.Format) (string, []string, error) {
 	if firstShared >= len(sis) {
 		return "", nil, fmt.Errorf("%w: shared string %d out of range", ErrNotApplicable, firstShared)
 	}
-	ts := descendants(sis[firstShared], nsSS, "t")
+	ts := descendants(sis[firstShared], xlsx.NSMain, "t")
 	if len(ts) == 0 {
 		return "", nil, fmt.Errorf("%w: shared string %d has no text", ErrNotApplicable, firstShared)
 	}

@@ -1,4 +1,4 @@
-package corpus
+package mutate
 
 import (
 	"archive/zip"
@@ -6,58 +6,19 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path"
-	"strings"
 	"time"
 )
 
 // Limits on packages the injectors open. Injector input is normally a file
-// the corpus made, but the CLI accepts any file.
+// synth made, but the CLI accepts any file.
 const (
 	maxZipEntries   = 20000
 	maxZipPartBytes = 256 << 20
 )
 
-// zipTime is the fixed modification time of every entry the writers
-// create: the zip epoch, so that the same spec gives the same bytes.
+// zipTime is the modification time of an entry an injector adds: the zip
+// epoch, so that the same input gives the same bytes.
 func zipTime() time.Time { return time.Date(1980, 1, 1, 0, 0, 0, 0, time.UTC) }
-
-// zipPart is one entry to write: name, content and whether to store it
-// uncompressed (the hwpx mimetype).
-type zipPart struct {
-	name  string
-	data  []byte
-	store bool
-}
-
-// writeZip writes parts in the given order with fixed timestamps: the
-// output is a function of the input only.
-func writeZip(parts []zipPart) ([]byte, error) {
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	seen := make(map[string]bool, len(parts))
-	for _, p := range parts {
-		if seen[p.name] {
-			return nil, fmt.Errorf("corpus: duplicate zip entry %s", p.name)
-		}
-		seen[p.name] = true
-		fh := &zip.FileHeader{Name: p.name, Method: zip.Deflate, Modified: zipTime()}
-		if p.store {
-			fh.Method = zip.Store
-		}
-		w, err := zw.CreateHeader(fh)
-		if err != nil {
-			return nil, err
-		}
-		if _, err := w.Write(p.data); err != nil {
-			return nil, err
-		}
-	}
-	if err := zw.Close(); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
-}
 
 // zpkg is a package opened for editing. Entries keep their order; an entry
 // that is not changed is copied raw (the compressed bytes and header
@@ -76,7 +37,7 @@ type zent struct {
 }
 
 // ErrNotZip is returned when an injector's input is not a readable zip.
-var ErrNotZip = errors.New("corpus: input is not a readable zip package")
+var ErrNotZip = errors.New("mutate: input is not a readable zip package")
 
 func openPkg(in []byte) (*zpkg, error) {
 	zr, err := zip.NewReader(bytes.NewReader(in), int64(len(in)))
@@ -84,7 +45,7 @@ func openPkg(in []byte) (*zpkg, error) {
 		return nil, fmt.Errorf("%w: %v", ErrNotZip, err)
 	}
 	if len(zr.File) > maxZipEntries {
-		return nil, fmt.Errorf("corpus: %d zip entries exceed the cap of %d", len(zr.File), maxZipEntries)
+		return nil, fmt.Errorf("mutate: %d zip entries exceed the cap of %d", len(zr.File), maxZipEntries)
 	}
 	p := &zpkg{}
 	for _, f := range zr.File {
@@ -119,22 +80,22 @@ func (p *zpkg) names() []string {
 func (p *zpkg) read(name string) ([]byte, error) {
 	e := p.find(name)
 	if e == nil {
-		return nil, fmt.Errorf("corpus: the package has no part %s", name)
+		return nil, fmt.Errorf("mutate: the package has no part %s", name)
 	}
 	if e.changed || e.file == nil {
 		return e.data, nil
 	}
 	rc, err := e.file.Open()
 	if err != nil {
-		return nil, fmt.Errorf("corpus: open %s: %w", name, err)
+		return nil, fmt.Errorf("mutate: open %s: %w", name, err)
 	}
 	defer rc.Close()
 	data, err := io.ReadAll(io.LimitReader(rc, maxZipPartBytes+1))
 	if err != nil {
-		return nil, fmt.Errorf("corpus: read %s: %w", name, err)
+		return nil, fmt.Errorf("mutate: read %s: %w", name, err)
 	}
 	if len(data) > maxZipPartBytes {
-		return nil, fmt.Errorf("corpus: part %s exceeds the cap of %d bytes", name, maxZipPartBytes)
+		return nil, fmt.Errorf("mutate: part %s exceeds the cap of %d bytes", name, maxZipPartBytes)
 	}
 	return data, nil
 }
@@ -226,21 +187,4 @@ func (p *zpkg) bytes() ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
-}
-
-// resolveTarget resolves an internal relationship target against the part
-// that holds the relationship (OPC part 2 §9.3: relative to the source
-// part's folder; a leading "/" is package-absolute).
-func resolveTarget(source, target string) string {
-	if strings.HasPrefix(target, "/") {
-		return strings.TrimPrefix(path.Clean(target), "/")
-	}
-	return strings.TrimPrefix(path.Clean(path.Join(path.Dir(source), target)), "/")
-}
-
-// relsPartOf returns the relationships part of a part
-// ("word/document.xml" → "word/_rels/document.xml.rels").
-func relsPartOf(part string) string {
-	dir, file := path.Split(part)
-	return dir + "_rels/" + file + ".rels"
 }
