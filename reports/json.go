@@ -15,10 +15,16 @@ import (
 // never null; an empty schema becomes editaudit.audit/v1, an empty
 // pages.status "off", and an empty feedback is computed.
 func WriteJSON(w io.Writer, r *audit.Result) error {
+	return writeIndentedJSON(w, normalized(r))
+}
+
+// writeIndentedJSON writes v as the JSON writers do: indented by two
+// spaces, HTML characters unescaped, newline-terminated.
+func writeIndentedJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	return enc.Encode(normalized(r))
+	return enc.Encode(v)
 }
 
 // normalized is a copy of r with the stable JSON shape (audit's one rule)

@@ -378,34 +378,10 @@ func addSpillMetadata(parts map[string][]byte, spills []spillCell) error {
 }
 
 // xlsxSheetParts returns the sheet part names (worksheets and
-// chartsheets) in workbook order, resolved through xl/workbook.xml and its
-// relationships (ECMA-376 part 1 §18.2.19 sheet), never guessed from file
-// names.
+// chartsheets) of excelize's output in workbook order, resolved through
+// xl/workbook.xml and its relationships (ECMA-376 part 1 §18.2.19 sheet),
+// never guessed from file names.
 func xlsxSheetParts(read func(string) ([]byte, error)) ([]string, error) {
-	sheets, err := xlsxSheets(read)
-	var out []string
-	for _, s := range sheets {
-		out = append(out, s.part)
-	}
-	return out, err
-}
-
-// xlsxWorksheetParts is xlsxSheetParts without chartsheets and dialog
-// sheets.
-func xlsxWorksheetParts(read func(string) ([]byte, error)) ([]string, error) {
-	sheets, err := xlsxSheets(read)
-	var out []string
-	for _, s := range sheets {
-		if strings.HasSuffix(s.typ, "/worksheet") {
-			out = append(out, s.part)
-		}
-	}
-	return out, err
-}
-
-type xlsxSheet struct{ part, typ string }
-
-func xlsxSheets(read func(string) ([]byte, error)) ([]xlsxSheet, error) {
 	wb, err := read("xl/workbook.xml")
 	if err != nil {
 		return nil, err
@@ -422,11 +398,11 @@ func xlsxSheets(read func(string) ([]byte, error)) ([]xlsxSheet, error) {
 	if err := rdoc.ReadFromBytes(rb); err != nil {
 		return nil, fmt.Errorf("synth: xl/_rels/workbook.xml.rels: %w", err)
 	}
-	targets := map[string]xlsxSheet{}
+	targets := map[string]string{}
 	for _, r := range rdoc.FindElements("//Relationship") {
-		targets[r.SelectAttrValue("Id", "")] = xlsxSheet{formats.ResolveTarget("xl/workbook.xml", r.SelectAttrValue("Target", "")), r.SelectAttrValue("Type", "")}
+		targets[r.SelectAttrValue("Id", "")] = formats.ResolveTarget("xl/workbook.xml", r.SelectAttrValue("Target", ""))
 	}
-	var out []xlsxSheet
+	var out []string
 	for _, sh := range wdoc.FindElements("//sheets/sheet") {
 		id := ""
 		for _, a := range sh.Attr {

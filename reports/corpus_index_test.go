@@ -1,6 +1,6 @@
 //go:build unix
 
-package corpus
+package reports
 
 import (
 	"bytes"
@@ -13,41 +13,37 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/editaudit/editaudit/internal/testdoc"
 )
 
 // TestIndexHTMLSorts loads index.html in headless Chromium, clicks column
 // headers from an appended script and reads the row order back from the
 // DOM: the inline sorting works on numbers (descending on the second
-// click) and on ids.
+// click) and on ids (by their natural order, "10" after "3").
 func TestIndexHTMLSorts(t *testing.T) {
-	var chromium string
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			chromium = p
-			break
-		}
-	}
-	if chromium == "" {
-		t.Skip("no chromium")
-	}
+	chromium := testdoc.Tool(t, "chromium")
 	dir := t.TempDir()
-	writeRun(t, dir,
-		mkRec("2", "", shrink("tables", 5, 4)),
-		mkRec("10", "", shrink("tables", 9, 1)),
-		mkRec("1", ""),
-		mkRec("3", "", shrink("rows", 9, 6)),
-	)
-	if err := WriteOutputs(dir); err != nil {
+	var rows []IndexRow
+	for _, r := range []struct {
+		id   string
+		lost int
+	}{{"2", 1}, {"10", 8}, {"1", 0}, {"3", 3}} {
+		rows = append(rows, IndexRow{ID: r.id, Verdict: "passed", Lost: r.lost, Report: "pairs/" + r.id + "/report.html"})
+	}
+	var buf bytes.Buffer
+	if err := WriteIndexHTML(&buf, corpusSummary(), rows); err != nil {
 		t.Fatal(err)
 	}
-	idx, err := os.ReadFile(filepath.Join(dir, IndexFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Server-side order is natural by id.
-	if got := regexp.MustCompile(`<td class="mono" data-v="[0-9]+">([0-9]+)</td>`).FindAllSubmatch(idx, -1); len(got) != 4 ||
-		string(got[0][1]) != "1" || string(got[1][1]) != "2" || string(got[2][1]) != "3" || string(got[3][1]) != "10" {
+	idx := buf.Bytes()
+	golden(t, "corpus-index.html", idx)
+	// Server-side order is natural by id; the id column sorts by that rank.
+	if got := regexp.MustCompile(`<td class="mono" data-v="([0-9]+)">([0-9]+)</td>`).FindAllSubmatch(idx, -1); len(got) != 4 ||
+		string(got[0][2]) != "1" || string(got[1][2]) != "2" || string(got[2][2]) != "3" || string(got[3][2]) != "10" || string(got[3][1]) != "3" {
 		t.Errorf("rows not in id order")
+	}
+	if rows[0].ID != "2" {
+		t.Error("WriteIndexHTML reordered its argument")
 	}
 	probe := `<script>
 var hs = document.querySelectorAll("#pairs th");
@@ -68,7 +64,7 @@ hs[0].click(); hs[0].click(); document.body.setAttribute("data-id-desc", order()
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err = cmd.Run()
+	err := cmd.Run()
 	if cmd.Process != nil {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	}

@@ -1,7 +1,9 @@
-package corpus
+package results
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 
@@ -239,7 +241,7 @@ func (a *acc) finish() Metrics {
 		if m.Audited == 0 {
 			return 0
 		}
-		return roundRate(float64(n) / float64(m.Audited))
+		return RoundRate(float64(n) / float64(m.Audited))
 	}
 	m.BlockedRate = rate(m.Blocked)
 	m.NewErrorRate = rate(m.NewErrorPairs)
@@ -269,8 +271,8 @@ func (a *acc) finish() Metrics {
 	for name, l := range a.loss {
 		m.StructureLoss.Metrics = append(m.StructureLoss.Metrics, MetricLoss{
 			Metric: name, Pairs: l.pairs, Rate: rate(l.pairs), Lost: l.lost,
-			MeanLost:      roundRate(float64(l.lost) / float64(l.pairs)),
-			MeanLossRatio: roundRate(l.ratioSum / float64(l.pairs)),
+			MeanLost:      RoundRate(float64(l.lost) / float64(l.pairs)),
+			MeanLossRatio: RoundRate(l.ratioSum / float64(l.pairs)),
 		})
 	}
 	sort.Slice(m.StructureLoss.Metrics, func(i, j int) bool {
@@ -302,7 +304,7 @@ func distOf(v []int64) Dist {
 		i = max(0, min(i, len(s)-1))
 		return float64(s[i])
 	}
-	return Dist{N: len(s), Mean: roundRate(float64(sum) / float64(len(s))), P50: rank(0.5), P95: rank(0.95), Max: float64(s[len(s)-1])}
+	return Dist{N: len(s), Mean: RoundRate(float64(sum) / float64(len(s))), P50: rank(0.5), P95: rank(0.95), Max: float64(s[len(s)-1])}
 }
 
 // Summarize computes the summary of a run folder from results.jsonl and
@@ -340,7 +342,7 @@ func Summarize(runDir string, fn func(*Record)) (*Summary, error) {
 	}
 	ri, err := ReadRunInfo(runDir)
 	if err != nil {
-		return nil, fmt.Errorf("corpus: %s: %w", filepath.Join(runDir, RunFile), err)
+		return nil, fmt.Errorf("results: %s: %w", filepath.Join(runDir, RunFile), err)
 	}
 	if ri != nil {
 		s.Source, s.Shards, s.Selected, s.Unpaired = ri.Source, ri.Shards, ri.Selected, ri.Unpaired
@@ -353,21 +355,6 @@ func Summarize(runDir string, fn func(*Record)) (*Summary, error) {
 	return s, nil
 }
 
-// WriteOutputs (re)writes summary.json and index.html of a run folder from
-// its results.jsonl and run.json.
-func WriteOutputs(runDir string) error {
-	var rows []IndexRow
-	s, err := Summarize(runDir, func(r *Record) { rows = append(rows, indexRow(r)) })
-	if err != nil {
-		return err
-	}
-	if err := writeJSONAtomic(filepath.Join(runDir, SummaryFile), s); err != nil {
-		return err
-	}
-	sortRows(rows)
-	return writeIndexHTML(filepath.Join(runDir, IndexFile), s, rows)
-}
-
 // ReadSummary reads summary.json of a run folder.
 func ReadSummary(runDir string) (*Summary, error) {
 	var s Summary
@@ -375,4 +362,16 @@ func ReadSummary(runDir string) (*Summary, error) {
 		return nil, err
 	}
 	return &s, nil
+}
+
+// readJSONFile decodes the JSON file at path into v.
+func readJSONFile(path string, v any) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("results: %s: %w", path, err)
+	}
+	return nil
 }

@@ -1,168 +1,49 @@
-package corpus
+package reports
 
 import (
 	"fmt"
 	"html/template"
-	"io"
-	"sort"
 	"strconv"
 	"strings"
-	"unicode"
 
-	"github.com/editaudit/editaudit/audit"
-	"github.com/editaudit/editaudit/formats"
+	"github.com/editaudit/editaudit/corpus/results"
 )
 
-// IndexRow is one pair in index.html.
-type IndexRow struct {
-	ID, Group string
-	// Verdict is "blocked", "passed" or "failed".
-	Verdict string
-	Error   string
-	// NewFindings counts by grade; Codes names the first few codes.
-	NewFindings formats.Tally
-	Codes       string
-	// Lost is the structure units lost over all metrics; Shrunk names the
-	// metrics.
-	Lost   int
-	Shrunk string
-	// Pages: status and changed/inserted/deleted counts.
-	PagesStatus                string
-	Changed, Inserted, Deleted int
-	TotalMS                    int64
-	Report                     string
-}
-
-func indexRow(r *Record) IndexRow {
-	row := IndexRow{ID: r.ID, Group: r.Group, Report: r.Report, TotalMS: r.Timings.Total, PagesStatus: r.Pages.Status}
-	switch {
-	case r.Failed():
-		row.Verdict, row.Error = "failed", r.Error
-		row.PagesStatus = ""
-		if i := strings.IndexByte(row.Error, '\n'); i >= 0 {
-			row.Error = row.Error[:i]
-		}
-		return row
-	case r.Blocked:
-		row.Verdict = "blocked"
-	default:
-		row.Verdict = "passed"
-	}
-	row.NewFindings = formats.TallyOf(r.NewFindings)
-	var codes []string
-	seen := map[string]bool{}
-	for _, f := range r.NewFindings {
-		if !seen[f.Code] {
-			seen[f.Code] = true
-			codes = append(codes, f.Code)
-		}
-	}
-	if len(codes) > 3 {
-		codes = append(codes[:3], fmt.Sprintf("+%d", len(codes)-3))
-	}
-	row.Codes = strings.Join(codes, " ")
-	var shr []string
-	for _, s := range r.Structure.Shrunk {
-		row.Lost += s.Before - s.After
-		shr = append(shr, fmt.Sprintf("%s %d→%d", s.Metric, s.Before, s.After))
-	}
-	row.Shrunk = strings.Join(shr, ", ")
-	if r.Pages.Status == audit.PagesOK {
-		row.Changed, row.Inserted, row.Deleted = len(r.Pages.Changed), len(r.Pages.Inserted), len(r.Pages.Deleted)
-	}
-	return row
-}
-
-// sortRows orders rows by id, numbers inside ids compared as numbers
-// ("2" before "10").
-func sortRows(rows []IndexRow) {
-	sort.SliceStable(rows, func(i, j int) bool { return naturalLess(rows[i].ID, rows[j].ID) })
-}
-
-// naturalLess compares strings with runs of digits compared by value.
-func naturalLess(a, b string) bool {
-	for a != "" && b != "" {
-		da, db := digitsPrefix(a), digitsPrefix(b)
-		if da != "" && db != "" {
-			na, nb := strings.TrimLeft(da, "0"), strings.TrimLeft(db, "0")
-			if len(na) != len(nb) {
-				return len(na) < len(nb)
-			}
-			if na != nb {
-				return na < nb
-			}
-			if len(da) != len(db) {
-				return len(da) < len(db)
-			}
-			a, b = a[len(da):], b[len(db):]
-			continue
-		}
-		if a[0] != b[0] {
-			return a[0] < b[0]
-		}
-		a, b = a[1:], b[1:]
-	}
-	return len(a) < len(b)
-}
-
-func digitsPrefix(s string) string {
-	i := 0
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		i++
-	}
-	return s[:i]
-}
-
-// htmlView is what the summary/index template draws.
-type htmlView struct {
+// corpusView is what the summary/index template draws.
+type corpusView struct {
 	Title   string
-	S       *Summary
+	S       *results.Summary
 	Rows    []IndexRow
 	Index   bool
-	Metrics []Metrics // overall then groups
+	Metrics []results.Metrics // overall then groups
 }
 
-// WriteSummaryHTML writes the summary as one self-contained HTML page
-// (no script, no external resource).
-func WriteSummaryHTML(w io.Writer, s *Summary) error {
-	return summaryTemplate.Execute(w, newView(s, nil, false))
-}
-
-// WriteIndexHTML writes index.html: the summary and a table of every pair
-// linking to its report, sortable by clicking a column header (a few
-// lines of inline script; without script the table stays sorted by id).
-func WriteIndexHTML(w io.Writer, s *Summary, rows []IndexRow) error {
-	return summaryTemplate.Execute(w, newView(s, rows, true))
-}
-
-func newView(s *Summary, rows []IndexRow, index bool) htmlView {
-	v := htmlView{Title: "editaudit corpus run", S: s, Rows: rows, Index: index}
+// newCorpusView draws s, and with index the rows, in their order.
+func newCorpusView(s *results.Summary, rows []IndexRow, index bool) corpusView {
+	v := corpusView{Title: "editaudit corpus run", S: s, Rows: rows, Index: index}
 	if s.Source != "" {
 		v.Title += " — " + s.Source
 	}
 	o := s.Overall
 	o.Group = "(all pairs)"
-	v.Metrics = append([]Metrics{o}, s.Groups...)
+	v.Metrics = append([]results.Metrics{o}, s.Groups...)
 	return v
 }
 
-func writeIndexHTML(path string, s *Summary, rows []IndexRow) error {
-	return replaceFile(path, false, func(w io.Writer) error { return WriteIndexHTML(w, s, rows) })
-}
-
-var summaryTemplate = template.Must(template.New("summary").Funcs(template.FuncMap{
+// corpusTemplate draws a run summary (summary --format html) and index.html.
+var corpusTemplate = template.Must(template.New("corpus").Funcs(template.FuncMap{
 	"pct": func(f float64) string { return strconv.FormatFloat(f*100, 'f', 1, 64) + "%" },
 	"num": func(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) },
 	"ms":  fmtMillis,
 	"sec": fmtSeconds,
-	"losses": func(ls []MetricLoss) string {
+	"losses": func(ls []results.MetricLoss) string {
 		var s []string
 		for _, l := range ls {
 			s = append(s, fmt.Sprintf("%s %s (−%.3g, %.0f%%)", l.Metric, strconv.FormatFloat(l.Rate*100, 'f', 1, 64)+"%", l.MeanLost, l.MeanLossRatio*100))
 		}
 		return strings.Join(s, " · ")
 	},
-	"codes": func(cs []CodeCount) string {
+	"codes": func(cs []results.CodeCount) string {
 		var s []string
 		for i, c := range cs {
 			if i == 5 {
@@ -172,31 +53,10 @@ var summaryTemplate = template.Must(template.New("summary").Funcs(template.FuncM
 		}
 		return strings.Join(s, " · ")
 	},
-	"sortkey": func(s string) string {
-		// A key that sorts like naturalLess for ids of up to 12-digit
-		// numbers: digits runs zero-padded.
-		var b strings.Builder
-		run := ""
-		flush := func() {
-			if run != "" {
-				b.WriteString(strings.Repeat("0", max(0, 12-len(run))) + run)
-				run = ""
-			}
-		}
-		for _, c := range s {
-			if unicode.IsDigit(c) && c < 128 {
-				run += string(c)
-				continue
-			}
-			flush()
-			b.WriteRune(c)
-		}
-		flush()
-		return b.String()
-	},
-}).Parse(summaryHTML))
+}).Parse(corpusHTML))
 
-const summaryHTML = `<!DOCTYPE html>
+// corpusHTML is the page of a run: the summary, and with .Index the pairs.
+const corpusHTML = `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -264,9 +124,9 @@ footer { color:var(--muted); font-size:12px; }
 {{if .Index}}<section>
 <h2>Pairs</h2>
 <table id="pairs">
-<thead><tr><th data-k="s">id</th><th data-k="s">group</th><th data-k="s">verdict</th><th class="num" data-k="n">new findings</th><th data-k="s">codes</th><th class="num" data-k="n">structure lost</th><th data-k="s">shrunk</th><th data-k="s">pages</th><th class="num" data-k="n">changed</th><th class="num" data-k="n">inserted</th><th class="num" data-k="n">deleted</th><th class="num" data-k="n">ms</th><th>report</th></tr></thead>
+<thead><tr><th data-k="n">id</th><th data-k="s">group</th><th data-k="s">verdict</th><th class="num" data-k="n">new findings</th><th data-k="s">codes</th><th class="num" data-k="n">structure lost</th><th data-k="s">shrunk</th><th data-k="s">pages</th><th class="num" data-k="n">changed</th><th class="num" data-k="n">inserted</th><th class="num" data-k="n">deleted</th><th class="num" data-k="n">ms</th><th>report</th></tr></thead>
 <tbody>
-{{range .Rows}}<tr><td class="mono" data-v="{{sortkey .ID}}">{{.ID}}</td><td>{{.Group}}</td><td data-v="{{.Verdict}}"><span class="v v-{{.Verdict}}">{{.Verdict}}</span>{{if .Error}}<div class="err">{{.Error}}</div>{{end}}</td>
+{{range $rank, $_ := .Rows}}<tr><td class="mono" data-v="{{$rank}}">{{.ID}}</td><td>{{.Group}}</td><td data-v="{{.Verdict}}"><span class="v v-{{.Verdict}}">{{.Verdict}}</span>{{if .Error}}<div class="err">{{.Error}}</div>{{end}}</td>
 <td class="num" data-v="{{.NewFindings.Total}}">{{if .NewFindings.Total}}{{.NewFindings.Total}}{{if .NewFindings.Fatal}} <span class="bad">({{.NewFindings.Fatal}} fatal)</span>{{end}}{{end}}</td>
 <td class="mono">{{.Codes}}</td><td class="num" data-v="{{.Lost}}">{{if .Lost}}{{.Lost}}{{end}}</td><td>{{.Shrunk}}</td><td>{{.PagesStatus}}</td>
 <td class="num" data-v="{{.Changed}}">{{if .Changed}}{{.Changed}}{{end}}</td><td class="num" data-v="{{.Inserted}}">{{if .Inserted}}{{.Inserted}}{{end}}</td><td class="num" data-v="{{.Deleted}}">{{if .Deleted}}{{.Deleted}}{{end}}</td>

@@ -1,9 +1,8 @@
-package corpus
+package results
 
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -28,6 +27,12 @@ type RunInfo struct {
 	Unpaired *Unpaired `json:"unpaired,omitempty"`
 	// Sessions are the invocations that worked on this folder.
 	Sessions []Session `json:"sessions"`
+}
+
+// Unpaired lists the files found on only one side of a directory pairing.
+type Unpaired struct {
+	OriginalsOnly []string `json:"originals_only,omitempty"`
+	EditedOnly    []string `json:"edited_only,omitempty"`
 }
 
 // Session is one invocation of `corpus run` on a folder.
@@ -64,22 +69,6 @@ func ReadRunInfo(runDir string) (*RunInfo, error) {
 		return nil, err
 	}
 	return &ri, nil
-}
-
-// readJSON decodes the JSON file at path into v.
-func readJSONFile(path string, v any) error {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	if err := json.Unmarshal(b, v); err != nil {
-		return fmt.Errorf("corpus: %s: %w", path, err)
-	}
-	return nil
-}
-
-func writeRunInfo(runDir string, ri *RunInfo) error {
-	return writeJSONAtomic(filepath.Join(runDir, RunFile), ri)
 }
 
 // Throughput is the pairs a run's sessions processed per minute of wall
@@ -124,16 +113,18 @@ func ThroughputOf(sessions []Session) Throughput {
 	if len(spans) > 0 {
 		total += cur.b.Sub(cur.a)
 	}
-	t.Seconds = roundRate(total.Seconds())
+	t.Seconds = RoundRate(total.Seconds())
 	if total > 0 {
-		t.PairsPerMin = roundRate(float64(t.Pairs) / total.Minutes())
+		t.PairsPerMin = RoundRate(float64(t.Pairs) / total.Minutes())
 	}
 	return t
 }
 
-func roundRate(f float64) float64 {
+// RoundRate rounds to 4 decimals, half away from zero: how every rate and
+// figure of a summary, a comparison and a progress line is given.
+func RoundRate(f float64) float64 {
 	if f < 0 {
-		return -roundRate(-f)
+		return -RoundRate(-f)
 	}
 	return float64(int64(f*10000+0.5)) / 10000
 }

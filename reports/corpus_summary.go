@@ -1,23 +1,28 @@
-package corpus
+package reports
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/editaudit/editaudit/corpus/results"
 )
 
-// WriteSummaryJSON writes s as indented JSON (the summary.json bytes).
-func WriteSummaryJSON(w io.Writer, s *Summary) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(s)
+// WriteSummaryJSON writes s as indented JSON: the summary.json bytes
+// (schema editaudit.corpus-summary/v1).
+func WriteSummaryJSON(w io.Writer, s *results.Summary) error {
+	return writeIndentedJSON(w, s)
+}
+
+// WriteSummaryHTML writes the summary as one self-contained HTML page
+// (no script, no external resource).
+func WriteSummaryHTML(w io.Writer, s *results.Summary) error {
+	return corpusTemplate.Execute(w, newCorpusView(s, nil, false))
 }
 
 // WriteSummaryText writes s for people: the overall metrics, then one
 // block per group.
-func WriteSummaryText(w io.Writer, s *Summary) error {
+func WriteSummaryText(w io.Writer, s *results.Summary) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "corpus run")
 	if s.Source != "" {
@@ -47,7 +52,7 @@ func WriteSummaryText(w io.Writer, s *Summary) error {
 	return err
 }
 
-func writeMetricsText(b *strings.Builder, m Metrics, in string) {
+func writeMetricsText(b *strings.Builder, m results.Metrics, in string) {
 	fmt.Fprintf(b, "%spairs %d: %d audited, %d failed (the tool could not audit them)\n", in, m.Pairs, m.Audited, m.Failed)
 	fmt.Fprintf(b, "%sblocked            %5d  %s\n", in, m.Blocked, fmtPct(m.BlockedRate))
 	fmt.Fprintf(b, "%snew errors         %5d  %s of pairs\n", in, m.NewErrorPairs, fmtPct(m.NewErrorRate))
