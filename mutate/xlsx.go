@@ -125,11 +125,17 @@ func applyOpenpyxlResave(p *zpkg, _ formats.Format) (string, []string, error) {
 // sheetParts returns the workbook's sheet parts (worksheets, and unless
 // worksheetsOnly also chartsheets and dialog sheets) in workbook order,
 // resolved through the workbook's relationships (ECMA-376 part 1 §18.2.19
-// sheet), never guessed from file names.
+// sheet), never guessed from file names. The workbook is
+// xl/workbook.xml when the package has it (as detectFormat decides, so a
+// package whose _rels/.rels is damaged can still be edited), else the
+// officeDocument part.
 func sheetParts(p *zpkg, worksheetsOnly bool) ([]string, error) {
-	wb, err := mainPart(p)
-	if err != nil {
-		return nil, err
+	wb := "xl/workbook.xml"
+	if !p.has(wb) {
+		var err error
+		if wb, err = mainPart(p); err != nil {
+			return nil, err
+		}
 	}
 	doc, err := loadXML(p, wb)
 	if err != nil {
