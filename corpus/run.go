@@ -429,11 +429,23 @@ func (r *runner) pair(ctx context.Context, p Pair) (rec *results.Record) {
 		}
 		return failedRecord(rec, err)
 	}
-	// The pair's own HTML report (images embedded from memory), then the
-	// image paths made relative to the run folder and the bytes dropped.
+	if err := writePairReport(res, outDir, dir); err != nil {
+		return failedRecord(rec, fmt.Errorf("writing the report: %w", err))
+	}
+	rec.Result = *res
+	rec.Report = dir + "/report.html"
+	rec.Timings = results.Timings{Baseline: t1.Sub(t0).Milliseconds(), Audit: t2.Sub(t1).Milliseconds(), Total: time.Since(start).Milliseconds(), BaselineHit: hit}
+	return rec
+}
+
+// writePairReport writes the pair's own HTML report into outDir (images
+// embedded from memory), then makes res's image and rejected-copy paths
+// relative to the run folder (dir is outDir relative to it) and drops the
+// image bytes.
+func writePairReport(res *audit.Result, outDir, dir string) error {
 	rep := filepath.Join(outDir, "report.html")
 	if err := fsutil.ReplaceAtomic(rep, 0o644, func(w io.Writer) error { return reports.WriteHTML(w, res, reports.HTMLOptions{}) }); err != nil {
-		return failedRecord(rec, fmt.Errorf("writing the report: %w", err))
+		return err
 	}
 	for i := range res.Pages.Shown {
 		s := &res.Pages.Shown[i]
@@ -445,10 +457,7 @@ func (r *runner) pair(ctx context.Context, p Pair) (rec *results.Record) {
 	if res.RejectedCopy != "" {
 		res.RejectedCopy = dir + "/" + filepath.ToSlash(res.RejectedCopy)
 	}
-	rec.Result = *res
-	rec.Report = dir + "/report.html"
-	rec.Timings = results.Timings{Baseline: t1.Sub(t0).Milliseconds(), Audit: t2.Sub(t1).Milliseconds(), Total: time.Since(start).Milliseconds(), BaselineHit: hit}
-	return rec
+	return nil
 }
 
 // interleave orders pairs round-robin over their originals (first pair

@@ -513,6 +513,38 @@ func (v *validator) sheet(sp string, s *Sheet) {
 	if !v.count(sp+".rows", len(s.Rows), MaxSheetRows, "rows") {
 		return
 	}
+	v.sheetCells(sp, s)
+	if !v.count(sp+".colWidths", len(s.ColWidths), MaxSheetCols, "widths") {
+		return
+	}
+	for i, w := range s.ColWidths {
+		if w < 0 || w > 255 {
+			v.fail(fmt.Sprintf("%s.colWidths[%d]", sp, i), "%g is outside 0–255 characters", w)
+		}
+	}
+	for _, n := range []struct {
+		name string
+		n    int
+	}{{"merges", len(s.Merges)}, {"tables", len(s.Tables)}, {"charts", len(s.Charts)}, {"validations", len(s.Validations)}, {"images", len(s.Images)}} {
+		if !v.count(sp+"."+n.name, n.n, MaxSheetItems, n.name) {
+			return
+		}
+	}
+	merges := v.merges(sp, s.Merges)
+	v.tables(sp, s, merges)
+	for i := range s.Charts {
+		v.chart(fmt.Sprintf("%s.charts[%d]", sp, i), &s.Charts[i])
+	}
+	for i := range s.Validations {
+		v.validation(fmt.Sprintf("%s.validations[%d]", sp, i), &s.Validations[i])
+	}
+	for i := range s.Images {
+		v.image(fmt.Sprintf("%s.images[%d]", sp, i), &s.Images[i], true)
+	}
+}
+
+// sheetCells checks every cell of a sheet and the workbook-wide cell cap.
+func (v *validator) sheetCells(sp string, s *Sheet) {
 	for ri, row := range s.Rows {
 		rp := fmt.Sprintf("%s.rows[%d]", sp, ri)
 		if !v.count(rp, len(row), MaxSheetCols, "cells") {
@@ -530,24 +562,13 @@ func (v *validator) sheet(sp string, s *Sheet) {
 			v.xcell(fmt.Sprintf("%s[%d]", rp, ci), c, cellRef{ci + 1, ri + 1}, s)
 		}
 	}
-	if !v.count(sp+".colWidths", len(s.ColWidths), MaxSheetCols, "widths") {
-		return
-	}
-	for i, w := range s.ColWidths {
-		if w < 0 || w > 255 {
-			v.fail(fmt.Sprintf("%s.colWidths[%d]", sp, i), "%g is outside 0–255 characters", w)
-		}
-	}
-	for _, n := range []struct {
-		name string
-		n    int
-	}{{"merges", len(s.Merges)}, {"tables", len(s.Tables)}, {"charts", len(s.Charts)}, {"validations", len(s.Validations)}, {"images", len(s.Images)}} {
-		if !v.count(sp+"."+n.name, n.n, MaxSheetItems, n.name) {
-			return
-		}
-	}
-	var merges, tables []cellRange
-	for i, m := range s.Merges {
+}
+
+// merges checks a sheet's merged ranges (none a single cell, none
+// overlapping another) and returns those that parse.
+func (v *validator) merges(sp string, ms []string) []cellRange {
+	var merges []cellRange
+	for i, m := range ms {
 		mp := fmt.Sprintf("%s.merges[%d]", sp, i)
 		r, err := parseRange(m, false)
 		if err != nil {
@@ -565,6 +586,14 @@ func (v *validator) sheet(sp string, s *Sheet) {
 		}
 		merges = append(merges, r)
 	}
+	return merges
+}
+
+// tables checks a sheet's tables: names unique in the workbook, ranges
+// with a header row of distinct non-empty texts and a data row, overlapping
+// no other table and no merge.
+func (v *validator) tables(sp string, s *Sheet, merges []cellRange) {
+	var tables []cellRange
 	for i := range s.Tables {
 		t := &s.Tables[i]
 		tp := fmt.Sprintf("%s.tables[%d]", sp, i)
@@ -616,63 +645,60 @@ func (v *validator) sheet(sp string, s *Sheet) {
 			seen[strings.ToLower(h.Text)] = true
 		}
 	}
-	for i := range s.Charts {
-		c := &s.Charts[i]
-		cp := fmt.Sprintf("%s.charts[%d]", sp, i)
-		if c.Type == "" {
-			v.fail(cp+".type", "missing: one of col, bar, line, pie")
+}
+
+// chart checks one chart: its type, anchor cell, size and series.
+func (v *validator) chart(cp string, c *XChart) {
+	if c.Type == "" {
+		v.fail(cp+".type", "missing: one of col, bar, line, pie")
+	}
+	v.oneOf(cp+".type", c.Type, "col", "bar", "line", "pie")
+	v.text(cp+".title", c.Title)
+	if _, err := parseCellRef(c.Cell); err != nil {
+		v.fail(cp+".cell", "%v", err)
+	}
+	if c.Width != 0 && (c.Width < 50 || c.Width > 4000) {
+		v.fail(cp+".width", "%d px is outside 50–4000", c.Width)
+	}
+	if c.Height != 0 && (c.Height < 50 || c.Height > 4000) {
+		v.fail(cp+".height", "%d px is outside 50–4000", c.Height)
+	}
+	if len(c.Series) == 0 {
+		v.fail(cp+".series", "missing: at least one series")
+	}
+	if !v.count(cp+".series", len(c.Series), MaxChartSeries, "series") {
+		return
+	}
+	for j, se := range c.Series {
+		sep := fmt.Sprintf("%s.series[%d]", cp, j)
+		if se.Values == "" {
+			v.fail(sep+".values", "missing: a reference such as Sheet1!$B$2:$B$5")
 		}
-		v.oneOf(cp+".type", c.Type, "col", "bar", "line", "pie")
-		v.text(cp+".title", c.Title)
-		if _, err := parseCellRef(c.Cell); err != nil {
-			v.fail(cp+".cell", "%v", err)
-		}
-		if c.Width != 0 && (c.Width < 50 || c.Width > 4000) {
-			v.fail(cp+".width", "%d px is outside 50–4000", c.Width)
-		}
-		if c.Height != 0 && (c.Height < 50 || c.Height > 4000) {
-			v.fail(cp+".height", "%d px is outside 50–4000", c.Height)
-		}
-		if len(c.Series) == 0 {
-			v.fail(cp+".series", "missing: at least one series")
-		}
-		if !v.count(cp+".series", len(c.Series), MaxChartSeries, "series") {
-			continue
-		}
-		for j, se := range c.Series {
-			sep := fmt.Sprintf("%s.series[%d]", cp, j)
-			if se.Values == "" {
-				v.fail(sep+".values", "missing: a reference such as Sheet1!$B$2:$B$5")
-			}
-			for _, f := range []string{se.Name, se.Categories, se.Values} {
-				if len(f) > 255 {
-					v.fail(sep, "a reference longer than 255 characters")
-				}
+		for _, f := range []string{se.Name, se.Categories, se.Values} {
+			if len(f) > 255 {
+				v.fail(sep, "a reference longer than 255 characters")
 			}
 		}
 	}
-	for i := range s.Validations {
-		d := &s.Validations[i]
-		dp := fmt.Sprintf("%s.validations[%d]", sp, i)
-		if _, err := parseRange(d.Ref, true); err != nil {
-			v.fail(dp+".ref", "%v", err)
-		}
-		if len(d.List) == 0 {
-			v.fail(dp+".list", "missing: at least one item")
-		}
-		total := 0
-		for j, it := range d.List {
-			if it == "" || strings.ContainsAny(it, `,"`) {
-				v.fail(fmt.Sprintf("%s.list[%d]", dp, j), "%q: list items are non-empty and hold no comma or quote", it)
-			}
-			total += utf8.RuneCountInString(it) + 1
-		}
-		if total-1 > MaxValidationList {
-			v.fail(dp+".list", "the list is %d characters long; Excel's cap is %d (longer lists are repaired away)", total-1, MaxValidationList)
-		}
+}
+
+// validation checks one data validation: its range and its list items.
+func (v *validator) validation(dp string, d *XValidation) {
+	if _, err := parseRange(d.Ref, true); err != nil {
+		v.fail(dp+".ref", "%v", err)
 	}
-	for i := range s.Images {
-		v.image(fmt.Sprintf("%s.images[%d]", sp, i), &s.Images[i], true)
+	if len(d.List) == 0 {
+		v.fail(dp+".list", "missing: at least one item")
+	}
+	total := 0
+	for j, it := range d.List {
+		if it == "" || strings.ContainsAny(it, `,"`) {
+			v.fail(fmt.Sprintf("%s.list[%d]", dp, j), "%q: list items are non-empty and hold no comma or quote", it)
+		}
+		total += utf8.RuneCountInString(it) + 1
+	}
+	if total-1 > MaxValidationList {
+		v.fail(dp+".list", "the list is %d characters long; Excel's cap is %d (longer lists are repaired away)", total-1, MaxValidationList)
 	}
 }
 

@@ -54,21 +54,7 @@ type docxPart struct {
 func writeDocx(s *Spec) ([]byte, error) {
 	d := s.Docx
 	w := &docxWriter{d: d, media: map[[32]byte]string{}, images: imageCache{}}
-	pageW, pageH := 11906, 16838
-	margin := 1440
-	if d.Page != nil {
-		if d.Page.Size == "Letter" {
-			pageW, pageH = 12240, 15840
-		}
-		if d.Page.Landscape {
-			pageW, pageH = pageH, pageW
-		}
-		if d.Page.MarginMM > 0 {
-			margin = int(math.Round(d.Page.MarginMM * twipsPerMM))
-		}
-	} else {
-		margin = int(math.Round(25 * twipsPerMM))
-	}
+	pageW, pageH, margin := docxPage(d.Page)
 	textW := pageW - 2*margin
 
 	docRels := &rels{}
@@ -93,19 +79,8 @@ func writeDocx(s *Spec) ([]byte, error) {
 	var body xb
 	body.s(xmlHeader, `<w:document xmlns:w="`, nsW, `" xmlns:r="`, nsR, `" xmlns:wp="`, nsWP, `" xmlns:a="`, nsA, `" xmlns:pic="`, nsPic, `"><w:body>`)
 	w.blocks(&body, &docxPart{rels: docRels}, d.Body, textW)
-	body.s(`<w:sectPr>`)
-	if headerID != "" {
-		body.s(`<w:headerReference w:type="default" r:id="`, headerID, `"/>`)
-	}
-	if footerID != "" {
-		body.s(`<w:footerReference w:type="default" r:id="`, footerID, `"/>`)
-	}
-	body.s(`<w:pgSz`).iattr("w:w", int64(pageW)).iattr("w:h", int64(pageH))
-	if pageW > pageH {
-		body.s(` w:orient="landscape"`)
-	}
-	body.s(`/><w:pgMar`).iattr("w:top", int64(margin)).iattr("w:right", int64(margin)).iattr("w:bottom", int64(margin)).iattr("w:left", int64(margin))
-	body.s(` w:header="708" w:footer="708" w:gutter="0"/><w:cols w:space="708"/><w:docGrid w:linePitch="360"/></w:sectPr></w:body></w:document>`)
+	sectPr(&body, headerID, footerID, pageW, pageH, margin)
+	body.s(`</w:body></w:document>`)
 
 	if w.err != nil {
 		return nil, fmt.Errorf("synth: docx: %w", w.err)
@@ -169,6 +144,44 @@ func writeDocx(s *Spec) ([]byte, error) {
 	}
 	parts = append(parts, w.parts...)
 	return writeZip(parts)
+}
+
+// docxPage returns the page width, height and margin in twips: A4 (or
+// Letter), portrait unless landscape, margins of 25 mm unless given.
+func docxPage(pg *PageSpec) (w, h, margin int) {
+	w, h = 11906, 16838
+	margin = 1440
+	if pg == nil {
+		return w, h, int(math.Round(25 * twipsPerMM))
+	}
+	if pg.Size == "Letter" {
+		w, h = 12240, 15840
+	}
+	if pg.Landscape {
+		w, h = h, w
+	}
+	if pg.MarginMM > 0 {
+		margin = int(math.Round(pg.MarginMM * twipsPerMM))
+	}
+	return w, h, margin
+}
+
+// sectPr writes the body's section properties: the header and footer
+// references, the page size and orientation, the margins.
+func sectPr(b *xb, headerID, footerID string, pageW, pageH, margin int) {
+	b.s(`<w:sectPr>`)
+	if headerID != "" {
+		b.s(`<w:headerReference w:type="default" r:id="`, headerID, `"/>`)
+	}
+	if footerID != "" {
+		b.s(`<w:footerReference w:type="default" r:id="`, footerID, `"/>`)
+	}
+	b.s(`<w:pgSz`).iattr("w:w", int64(pageW)).iattr("w:h", int64(pageH))
+	if pageW > pageH {
+		b.s(` w:orient="landscape"`)
+	}
+	b.s(`/><w:pgMar`).iattr("w:top", int64(margin)).iattr("w:right", int64(margin)).iattr("w:bottom", int64(margin)).iattr("w:left", int64(margin))
+	b.s(` w:header="708" w:footer="708" w:gutter="0"/><w:cols w:space="708"/><w:docGrid w:linePitch="360"/></w:sectPr>`)
 }
 
 func (w *docxWriter) hdrFtr(root string, bs []Block, p *docxPart, textW int) []byte {

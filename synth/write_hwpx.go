@@ -333,17 +333,17 @@ func (w *hwpxWriter) para(st *hwpxPara, paraPr int, runs []Run, base hwpxCharPr)
 	st.b.s(`</hp:p>`)
 }
 
-// tablePara writes a paragraph holding a table (hp:tbl inside a run).
-// Cells covered by a merge are omitted; the covering cell carries
-// cellSpan, and every cell its grid address.
-func (w *hwpxWriter) tablePara(st *hwpxPara, t *Table, width int) {
-	nested := width < hwpTextW
-	w.openPara(st, 0)
-	grid := 0
+// hwpxCell is a cell's position in a table grid (row, column).
+type hwpxCell struct{ r, c int }
+
+// hwpxTableGrid lays a table out: its grid columns, each column's width
+// (width shared by the columns' weights), the row span of each cell that
+// starts a vertical merge, and each row's height (by its lines of text).
+func hwpxTableGrid(t *Table, width int) (grid int, cols []int, rowSpan map[hwpxCell]int, rowH []int) {
 	for _, c := range t.Rows[0].Cells {
 		grid += max(c.Span, 1)
 	}
-	cols := make([]int, grid)
+	cols = make([]int, grid)
 	sum := 0.0
 	for i := range cols {
 		sum += colWeight(t, i)
@@ -355,16 +355,15 @@ func (w *hwpxWriter) tablePara(st *hwpxPara, t *Table, width int) {
 		cols[i] = end - used
 		used = end
 	}
-	type pos struct{ r, c int }
-	rowSpan := map[pos]int{}
-	starts := map[int]pos{}
+	rowSpan = map[hwpxCell]int{}
+	starts := map[int]hwpxCell{}
 	for ri := range t.Rows {
 		col := 0
 		for _, c := range t.Rows[ri].Cells {
 			switch c.VMerge {
 			case "restart":
-				starts[col] = pos{ri, col}
-				rowSpan[pos{ri, col}] = 1
+				starts[col] = hwpxCell{ri, col}
+				rowSpan[hwpxCell{ri, col}] = 1
 			case "continue":
 				rowSpan[starts[col]]++
 			default:
@@ -373,7 +372,7 @@ func (w *hwpxWriter) tablePara(st *hwpxPara, t *Table, width int) {
 			col += max(c.Span, 1)
 		}
 	}
-	rowH := make([]int, len(t.Rows))
+	rowH = make([]int, len(t.Rows))
 	for ri := range t.Rows {
 		lines := 1
 		for _, c := range t.Rows[ri].Cells {
@@ -381,6 +380,16 @@ func (w *hwpxWriter) tablePara(st *hwpxPara, t *Table, width int) {
 		}
 		rowH[ri] = 282 + 1600*lines
 	}
+	return grid, cols, rowSpan, rowH
+}
+
+// tablePara writes a paragraph holding a table (hp:tbl inside a run).
+// Cells covered by a merge are omitted; the covering cell carries
+// cellSpan, and every cell its grid address.
+func (w *hwpxWriter) tablePara(st *hwpxPara, t *Table, width int) {
+	nested := width < hwpTextW
+	w.openPara(st, 0)
+	grid, cols, rowSpan, rowH := hwpxTableGrid(t, width)
 	total := 0
 	for _, h := range rowH {
 		total += h
@@ -411,7 +420,7 @@ func (w *hwpxWriter) tablePara(st *hwpxPara, t *Table, width int) {
 			}
 			rs := 1
 			if c.VMerge == "restart" {
-				rs = max(rowSpan[pos{ri, col}], 1)
+				rs = max(rowSpan[hwpxCell{ri, col}], 1)
 			}
 			cw := 0
 			for k := col; k < col+span; k++ {

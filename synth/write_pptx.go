@@ -39,39 +39,14 @@ func writePptx(s *Spec) ([]byte, error) {
 	ct.def("xml", ctXML)
 	ct.over("ppt/presentation.xml", ctPptxMain)
 
-	presRels := &rels{}
-	presRels.add(relMaster, "slideMasters/slideMaster1.xml")
-	var slideRIDs []string
-	for i := range p.Slides {
-		slideRIDs = append(slideRIDs, presRels.add(relSlide, fmt.Sprintf("slides/slide%d.xml", i+1)))
-	}
-	notesMasterRID := ""
-	if hasNotes {
-		notesMasterRID = presRels.add(relNotesMast, "notesMasters/notesMaster1.xml")
-	}
-	presRels.add(relPresProps, "presProps.xml")
-	presRels.add(relViewProps, "viewProps.xml")
-	presRels.add(relTheme, "theme/theme1.xml")
-	presRels.add(relTblStyles, "tableStyles.xml")
-
-	var pres xb
-	pres.s(xmlHeader, `<p:presentation`, pptxNS, ` saveSubsetFonts="1"><p:sldMasterIdLst><p:sldMasterId id="2147483648" r:id="rId1"/></p:sldMasterIdLst>`)
-	if hasNotes {
-		pres.s(`<p:notesMasterIdLst><p:notesMasterId r:id="`, notesMasterRID, `"/></p:notesMasterIdLst>`)
-	}
-	pres.s(`<p:sldIdLst>`)
-	for i, rid := range slideRIDs {
-		pres.s(`<p:sldId id="`, strconv.Itoa(256+i), `" r:id="`, rid, `"/>`)
-	}
-	pres.s(`</p:sldIdLst><p:sldSz cx="`, strconv.FormatInt(g.w, 10), `" cy="`, strconv.FormatInt(g.h, 10), `"`, g.sizeType, `/><p:notesSz cx="6858000" cy="9144000"/>`)
-	pres.s(defaultTextStyle(), `</p:presentation>`)
+	pres, presRels := presentationXML(g, p, hasNotes)
 
 	parts := []zipPart{
 		{name: "[Content_Types].xml"}, // filled in at the end
 		{name: "_rels/.rels"},
 		{name: "docProps/core.xml", data: corePropsXML(s.Title)},
 		{name: "docProps/app.xml", data: appPropsXML("")},
-		{name: "ppt/presentation.xml", data: pres.bytes()},
+		{name: "ppt/presentation.xml", data: pres},
 		{name: "ppt/_rels/presentation.xml.rels", data: presRels.xml()},
 		{name: "ppt/presProps.xml", data: []byte(presPropsXML)},
 		{name: "ppt/viewProps.xml", data: []byte(viewPropsXML)},
@@ -101,52 +76,11 @@ func writePptx(s *Spec) ([]byte, error) {
 		ct.over("ppt/theme/theme2.xml", ctTheme)
 	}
 
-	media := map[[32]byte]string{}
-	images := imageCache{}
-	var mediaParts []zipPart
-	for i := range p.Slides {
-		sl := &p.Slides[i]
-		n := i + 1
-		srels := &rels{}
-		layout := 2
-		if len(sl.Body) > 0 {
-			layout = 1
-		}
-		srels.add(relLayout, fmt.Sprintf("../slideLayouts/slideLayout%d.xml", layout))
-		var imageRID string
-		var pic picture
-		if sl.Image != nil {
-			var err error
-			pic, err = images.load(sl.Image)
-			if err != nil {
-				return nil, fmt.Errorf("synth: pptx slide %d: %w", n, err)
-			}
-			sum := sha256.Sum256(pic.data)
-			name, ok := media[sum]
-			if !ok {
-				name = fmt.Sprintf("ppt/media/image%d.png", len(media)+1)
-				media[sum] = name
-				mediaParts = append(mediaParts, zipPart{name: name, data: pic.data})
-			}
-			imageRID = srels.add(relImage, "../"+strings.TrimPrefix(name, "ppt/"))
-		}
-		if sl.Notes != "" {
-			srels.add(relNotesSlide, fmt.Sprintf("../notesSlides/notesSlide%d.xml", n))
-		}
-		parts = append(parts,
-			zipPart{name: fmt.Sprintf("ppt/slides/slide%d.xml", n), data: slideXML(g, sl, imageRID, pic)},
-			zipPart{name: fmt.Sprintf("ppt/slides/_rels/slide%d.xml.rels", n), data: srels.xml()})
-		ct.over(fmt.Sprintf("ppt/slides/slide%d.xml", n), ctPptxSlide)
-		if sl.Notes != "" {
-			parts = append(parts,
-				zipPart{name: fmt.Sprintf("ppt/notesSlides/notesSlide%d.xml", n), data: notesSlideXML(sl.Notes)},
-				zipPart{name: fmt.Sprintf("ppt/notesSlides/_rels/notesSlide%d.xml.rels", n), data: (&rels{list: []rel{
-					{id: "rId1", typ: relNotesMast, target: "../notesMasters/notesMaster1.xml"},
-					{id: "rId2", typ: relSlide, target: fmt.Sprintf("../slides/slide%d.xml", n)},
-				}}).xml()})
-			ct.over(fmt.Sprintf("ppt/notesSlides/notesSlide%d.xml", n), ctPptxNotesS)
-		}
+	slides, mediaParts, err := pptxSlides(g, p.Slides, ct)
+	if err != nil {
+		return nil, err
 	}
+	parts = append(parts, slides...)
 	if len(mediaParts) > 0 {
 		ct.def("png", ctPNG)
 	}
@@ -164,6 +98,91 @@ func writePptx(s *Spec) ([]byte, error) {
 	parts[0].data = ct.xml()
 	parts[1].data = pkgRels.xml()
 	return writeZip(parts)
+}
+
+// presentationXML writes ppt/presentation.xml and its relationships: the
+// master, the slides in order, the notes master when any slide has notes,
+// the properties, theme and table styles.
+func presentationXML(g pptxGeom, p *PptxSpec, hasNotes bool) ([]byte, *rels) {
+	presRels := &rels{}
+	presRels.add(relMaster, "slideMasters/slideMaster1.xml")
+	var slideRIDs []string
+	for i := range p.Slides {
+		slideRIDs = append(slideRIDs, presRels.add(relSlide, fmt.Sprintf("slides/slide%d.xml", i+1)))
+	}
+	notesMasterRID := ""
+	if hasNotes {
+		notesMasterRID = presRels.add(relNotesMast, "notesMasters/notesMaster1.xml")
+	}
+	presRels.add(relPresProps, "presProps.xml")
+	presRels.add(relViewProps, "viewProps.xml")
+	presRels.add(relTheme, "theme/theme1.xml")
+	presRels.add(relTblStyles, "tableStyles.xml")
+
+	var pres xb
+	pres.s(xmlHeader, `<p:presentation`, pptxNS, ` saveSubsetFonts="1"><p:sldMasterIdLst><p:sldMasterId id="2147483648" r:id="rId1"/></p:sldMasterIdLst>`)
+	if hasNotes {
+		pres.s(`<p:notesMasterIdLst><p:notesMasterId r:id="`, notesMasterRID, `"/></p:notesMasterIdLst>`)
+	}
+	pres.s(`<p:sldIdLst>`)
+	for i, rid := range slideRIDs {
+		pres.s(`<p:sldId id="`, strconv.Itoa(256+i), `" r:id="`, rid, `"/>`)
+	}
+	pres.s(`</p:sldIdLst><p:sldSz cx="`, strconv.FormatInt(g.w, 10), `" cy="`, strconv.FormatInt(g.h, 10), `"`, g.sizeType, `/><p:notesSz cx="6858000" cy="9144000"/>`)
+	pres.s(defaultTextStyle(), `</p:presentation>`)
+	return pres.bytes(), presRels
+}
+
+// pptxSlides writes each slide (with its layout, picture and notes slide
+// relationships) and its notes slide, declaring their content types in ct
+// in order, and returns them with the media parts, each picture once.
+func pptxSlides(g pptxGeom, slides []Slide, ct *contentTypes) (out, mediaParts []zipPart, err error) {
+	media := map[[32]byte]string{}
+	images := imageCache{}
+	for i := range slides {
+		sl := &slides[i]
+		n := i + 1
+		srels := &rels{}
+		layout := 2
+		if len(sl.Body) > 0 {
+			layout = 1
+		}
+		srels.add(relLayout, fmt.Sprintf("../slideLayouts/slideLayout%d.xml", layout))
+		var imageRID string
+		var pic picture
+		if sl.Image != nil {
+			var err error
+			pic, err = images.load(sl.Image)
+			if err != nil {
+				return nil, nil, fmt.Errorf("synth: pptx slide %d: %w", n, err)
+			}
+			sum := sha256.Sum256(pic.data)
+			name, ok := media[sum]
+			if !ok {
+				name = fmt.Sprintf("ppt/media/image%d.png", len(media)+1)
+				media[sum] = name
+				mediaParts = append(mediaParts, zipPart{name: name, data: pic.data})
+			}
+			imageRID = srels.add(relImage, "../"+strings.TrimPrefix(name, "ppt/"))
+		}
+		if sl.Notes != "" {
+			srels.add(relNotesSlide, fmt.Sprintf("../notesSlides/notesSlide%d.xml", n))
+		}
+		out = append(out,
+			zipPart{name: fmt.Sprintf("ppt/slides/slide%d.xml", n), data: slideXML(g, sl, imageRID, pic)},
+			zipPart{name: fmt.Sprintf("ppt/slides/_rels/slide%d.xml.rels", n), data: srels.xml()})
+		ct.over(fmt.Sprintf("ppt/slides/slide%d.xml", n), ctPptxSlide)
+		if sl.Notes != "" {
+			out = append(out,
+				zipPart{name: fmt.Sprintf("ppt/notesSlides/notesSlide%d.xml", n), data: notesSlideXML(sl.Notes)},
+				zipPart{name: fmt.Sprintf("ppt/notesSlides/_rels/notesSlide%d.xml.rels", n), data: (&rels{list: []rel{
+					{id: "rId1", typ: relNotesMast, target: "../notesMasters/notesMaster1.xml"},
+					{id: "rId2", typ: relSlide, target: fmt.Sprintf("../slides/slide%d.xml", n)},
+				}}).xml()})
+			ct.over(fmt.Sprintf("ppt/notesSlides/notesSlide%d.xml", n), ctPptxNotesS)
+		}
+	}
+	return out, mediaParts, nil
 }
 
 // slideXML lays out a slide: the title in the title placeholder; below it

@@ -92,7 +92,25 @@ func cellStyle(f *excelize.File, c *XCell, styles map[string]int) (int, error) {
 	return id, nil
 }
 
+// writeSheet writes one sheet: its cells, then its layout (column widths,
+// merges, tables, data validations), charts and images. It returns the
+// spill cells, which need the dynamic-array metadata.
 func writeSheet(f *excelize.File, sh *Sheet, styles map[string]int, images imageCache) ([]spillCell, error) {
+	spills, err := writeCells(f, sh, styles)
+	if err != nil {
+		return nil, err
+	}
+	if err := writeLayout(f, sh); err != nil {
+		return nil, err
+	}
+	if err := writeCharts(f, sh); err != nil {
+		return nil, err
+	}
+	return spills, writeImages(f, sh, images)
+}
+
+// writeCells writes the values, formulas and styles of a sheet's cells.
+func writeCells(f *excelize.File, sh *Sheet, styles map[string]int) ([]spillCell, error) {
 	name := sh.Name
 	var spills []spillCell
 	for ri, row := range sh.Rows {
@@ -139,17 +157,24 @@ func writeSheet(f *excelize.File, sh *Sheet, styles map[string]int, images image
 			}
 		}
 	}
+	return spills, nil
+}
+
+// writeLayout writes a sheet's column widths, merges, tables and data
+// validations.
+func writeLayout(f *excelize.File, sh *Sheet) error {
+	name := sh.Name
 	for i, w := range sh.ColWidths {
 		if w > 0 {
 			if err := f.SetColWidth(name, colName(i+1), colName(i+1), w); err != nil {
-				return nil, err
+				return err
 			}
 		}
 	}
 	for _, m := range sh.Merges {
 		a, b, _ := strings.Cut(m, ":")
 		if err := f.MergeCell(name, a, b); err != nil {
-			return nil, fmt.Errorf("merge %s: %w", m, err)
+			return fmt.Errorf("merge %s: %w", m, err)
 		}
 	}
 	for _, t := range sh.Tables {
@@ -159,19 +184,24 @@ func writeSheet(f *excelize.File, sh *Sheet, styles map[string]int, images image
 		}
 		stripes := true
 		if err := f.AddTable(name, &excelize.Table{Range: t.Ref, Name: t.Name, StyleName: style, ShowRowStripes: &stripes}); err != nil {
-			return nil, fmt.Errorf("table %s: %w", t.Name, err)
+			return fmt.Errorf("table %s: %w", t.Name, err)
 		}
 	}
 	for _, v := range sh.Validations {
 		dv := excelize.NewDataValidation(true)
 		dv.Sqref = v.Ref
 		if err := dv.SetDropList(v.List); err != nil {
-			return nil, fmt.Errorf("validation %s: %w", v.Ref, err)
+			return fmt.Errorf("validation %s: %w", v.Ref, err)
 		}
 		if err := f.AddDataValidation(name, dv); err != nil {
-			return nil, fmt.Errorf("validation %s: %w", v.Ref, err)
+			return fmt.Errorf("validation %s: %w", v.Ref, err)
 		}
 	}
+	return nil
+}
+
+// writeCharts adds a sheet's charts.
+func writeCharts(f *excelize.File, sh *Sheet) error {
 	for _, c := range sh.Charts {
 		ch := &excelize.Chart{Type: chartType(c.Type)}
 		if c.Title != "" {
@@ -188,15 +218,20 @@ func writeSheet(f *excelize.File, sh *Sheet, styles map[string]int, images image
 		for _, se := range c.Series {
 			ch.Series = append(ch.Series, excelize.ChartSeries{Name: se.Name, Categories: se.Categories, Values: se.Values})
 		}
-		if err := f.AddChart(name, c.Cell, ch); err != nil {
-			return nil, fmt.Errorf("chart at %s: %w", c.Cell, err)
+		if err := f.AddChart(sh.Name, c.Cell, ch); err != nil {
+			return fmt.Errorf("chart at %s: %w", c.Cell, err)
 		}
 	}
+	return nil
+}
+
+// writeImages anchors a sheet's images at their cells.
+func writeImages(f *excelize.File, sh *Sheet, images imageCache) error {
 	for i := range sh.Images {
 		im := &sh.Images[i]
 		pic, err := images.load(im)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		opts := &excelize.GraphicOptions{AltText: im.Alt, LockAspectRatio: true, ScaleX: 1, ScaleY: 1}
 		if im.Width > 0 || im.Height > 0 {
@@ -204,11 +239,11 @@ func writeSheet(f *excelize.File, sh *Sheet, styles map[string]int, images image
 			opts.ScaleX = float64(cx) / float64(pic.w*9525)
 			opts.ScaleY = float64(cy) / float64(pic.h*9525)
 		}
-		if err := f.AddPictureFromBytes(name, im.Cell, &excelize.Picture{Extension: ".png", File: pic.data, Format: opts}); err != nil {
-			return nil, fmt.Errorf("image at %s: %w", im.Cell, err)
+		if err := f.AddPictureFromBytes(sh.Name, im.Cell, &excelize.Picture{Extension: ".png", File: pic.data, Format: opts}); err != nil {
+			return fmt.Errorf("image at %s: %w", im.Cell, err)
 		}
 	}
-	return spills, nil
+	return nil
 }
 
 func chartType(t string) excelize.ChartType {

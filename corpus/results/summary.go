@@ -142,6 +142,7 @@ func newAcc(group string) *acc {
 	return &acc{m: Metrics{Group: group}, codes: map[string]*CodeCount{}, loss: map[string]*lossAcc{}}
 }
 
+// add counts one record.
 func (a *acc) add(r *Record) {
 	a.m.Pairs++
 	if r.Failed() {
@@ -152,6 +153,14 @@ func (a *acc) add(r *Record) {
 	if r.Blocked {
 		a.m.Blocked++
 	}
+	a.addFindings(r)
+	a.addStructure(r)
+	a.addPages(r)
+	a.timingMS = append(a.timingMS, r.Timings.Total)
+}
+
+// addFindings counts the new findings by grade and by code.
+func (a *acc) addFindings(r *Record) {
 	seen := map[string]bool{}
 	hasErr, hasWarn := false, false
 	for _, f := range r.NewFindings {
@@ -186,6 +195,10 @@ func (a *acc) add(r *Record) {
 	if hasWarn {
 		a.m.NewWarningPairs++
 	}
+}
+
+// addStructure counts the structure metrics that shrank.
+func (a *acc) addStructure(r *Record) {
 	if len(r.Structure.Shrunk) > 0 {
 		a.m.StructureLoss.Pairs++
 	}
@@ -201,6 +214,10 @@ func (a *acc) add(r *Record) {
 			l.ratioSum += float64(s.Before-s.After) / float64(s.Before)
 		}
 	}
+}
+
+// addPages counts the rendered-page outcome.
+func (a *acc) addPages(r *Record) {
 	p := &a.m.Pages
 	switch r.Pages.Status {
 	case audit.PagesOK:
@@ -232,7 +249,6 @@ func (a *acc) add(r *Record) {
 	default:
 		p.NotRendered++
 	}
-	a.timingMS = append(a.timingMS, r.Timings.Total)
 }
 
 func (a *acc) finish() Metrics {
