@@ -6,7 +6,8 @@
 //
 // What a run leaves behind is read as data by corpus/results (records,
 // summary, comparison) and drawn by reports; corpus imports both, with
-// audit, baseline, pixeldiff and formats. It must not import synth or
+// audit, baseline, pixeldiff, formats and internal/fsutil. It must not
+// import synth or
 // mutate: the runner audits whatever pairs it is given, and only its tests
 // generate documents.
 package corpus
