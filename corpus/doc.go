@@ -7,7 +7,6 @@
 // What a run leaves behind is read as data by corpus/results (records,
 // summary, comparison) and drawn by reports; corpus imports both, with
 // audit, baseline, pixeldiff, formats and internal/fsutil. It must not
-// import synth or
-// mutate: the runner audits whatever pairs it is given, and only its tests
-// generate documents.
+// import synth or mutate: the runner audits whatever pairs it is given,
+// and only its tests generate documents.
 package corpus
