@@ -168,13 +168,6 @@ func sha256Hex(b []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
-func nonNil(fs []formats.Finding) []formats.Finding {
-	if fs == nil {
-		return []formats.Finding{}
-	}
-	return fs
-}
-
 // rejectedPath is where a blocked edit's bytes are kept: OutDir/rejected.ext,
 // or beside the edited file as NAME.rejected.ext without an OutDir.
 func rejectedPath(editedPath string, f formats.Format, outDir string) string {

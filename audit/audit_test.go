@@ -15,10 +15,11 @@ import (
 
 	"github.com/editaudit/editaudit/audit"
 	"github.com/editaudit/editaudit/baseline"
-	"github.com/editaudit/editaudit/corpus"
 	"github.com/editaudit/editaudit/formats"
+	"github.com/editaudit/editaudit/mutate"
 	"github.com/editaudit/editaudit/pixeldiff"
 	"github.com/editaudit/editaudit/reports"
+	"github.com/editaudit/editaudit/synth"
 )
 
 // renderer is one LibreOffice pool shared by the package's tests (a pool
@@ -54,28 +55,28 @@ func needRenderer(t *testing.T) *pixeldiff.Renderer {
 	return renderer
 }
 
-// synth generates an example document from examples/specs.
-func synth(t *testing.T, spec string) []byte {
+// synthDoc generates an example document from examples/specs.
+func synthDoc(t *testing.T, spec string) []byte {
 	t.Helper()
 	f, err := os.Open(filepath.Join("..", "examples", "specs", spec))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	s, err := corpus.ParseSpec(f)
+	s, err := synth.ParseSpec(f)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := corpus.Synthesize(s)
+	b, err := synth.Synthesize(s)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return b
 }
 
-func mutate(t *testing.T, kind string, in []byte) []byte {
+func mutateDoc(t *testing.T, kind string, in []byte) []byte {
 	t.Helper()
-	out, err := corpus.Mutate(kind, in)
+	out, err := mutate.Mutate(kind, in)
 	if err != nil {
 		t.Fatalf("%s: %v", kind, err)
 	}
@@ -154,8 +155,8 @@ func shrunk(res *audit.Result, metric string) *audit.Shrink {
 // finding, but the structure is gone — reported with where, never blocking.
 func TestNestedTablesWiped(t *testing.T) {
 	r := needRenderer(t)
-	orig := synth(t, "contract.json")
-	res, _, _ := run(t, orig, mutate(t, "docx.nested-tables-wiped", orig), ".docx", audit.Options{Render: audit.RenderOn, Renderer: r})
+	orig := synthDoc(t, "contract.json")
+	res, _, _ := run(t, orig, mutateDoc(t, "docx.nested-tables-wiped", orig), ".docx", audit.Options{Render: audit.RenderOn, Renderer: r})
 	if res.Blocked || len(res.NewFindings) != 0 {
 		t.Fatalf("blocked=%v new=%v", res.Blocked, res.NewFindings)
 	}
@@ -207,8 +208,8 @@ func TestNestedTablesWiped(t *testing.T) {
 // A control character in body text: blocked, located; --restore puts the
 // original's exact bytes back and keeps the rejected file.
 func TestIllegalCharBlocksAndRestores(t *testing.T) {
-	orig := synth(t, "contract.json")
-	bad := mutate(t, "xml.illegal-char", orig)
+	orig := synthDoc(t, "contract.json")
+	bad := mutateDoc(t, "xml.illegal-char", orig)
 	out := t.TempDir()
 	res, _, editedPath := run(t, orig, bad, ".docx", audit.Options{Render: audit.RenderOff, Restore: true, OutDir: out})
 	if !res.Blocked || !res.Restored {
@@ -241,7 +242,7 @@ func TestIllegalCharBlocksAndRestores(t *testing.T) {
 // other defects), edited by inserting a paragraph above the defects: the
 // defects shift in line and column but are not the edit's.
 func TestPreexistingNotBlamed(t *testing.T) {
-	clean := synth(t, "contract.json")
+	clean := synthDoc(t, "contract.json")
 	orig := rewrite(t, clean, "word/document.xml", func(s string) string {
 		i := strings.LastIndex(s, "</w:t>")
 		return s[:i] + "\x01" + s[i:]
@@ -266,8 +267,8 @@ func TestPreexistingNotBlamed(t *testing.T) {
 
 func TestSlideDeleted(t *testing.T) {
 	r := needRenderer(t)
-	orig := synth(t, "deck.json")
-	res, _, _ := run(t, orig, mutate(t, "pptx.slide-deleted", orig), ".pptx", audit.Options{Render: audit.RenderOn, Renderer: r})
+	orig := synthDoc(t, "deck.json")
+	res, _, _ := run(t, orig, mutateDoc(t, "pptx.slide-deleted", orig), ".pptx", audit.Options{Render: audit.RenderOn, Renderer: r})
 	if res.Blocked {
 		t.Fatalf("blocked: %v", res.NewFindings)
 	}
@@ -285,15 +286,15 @@ func TestSlideDeleted(t *testing.T) {
 }
 
 func TestRunsDropped(t *testing.T) {
-	orig := synth(t, "deck.json")
-	res, _, _ := run(t, orig, mutate(t, "pptx.runs-dropped", orig), ".pptx", audit.Options{Render: audit.RenderOff})
+	orig := synthDoc(t, "deck.json")
+	res, _, _ := run(t, orig, mutateDoc(t, "pptx.runs-dropped", orig), ".pptx", audit.Options{Render: audit.RenderOff})
 	if res.Blocked || shrunk(res, "runs") == nil {
 		t.Errorf("blocked=%v shrunk=%+v", res.Blocked, res.Structure.Shrunk)
 	}
 }
 
 func TestFormulaPrefixes(t *testing.T) {
-	orig := synth(t, "workbook.json")
+	orig := synthDoc(t, "workbook.json")
 	sheet := "xl/worksheets/sheet2.xml"
 	noXlpm := rewrite(t, orig, sheet, func(s string) string { return strings.ReplaceAll(s, "_xlpm.", "") })
 	res, _, _ := run(t, orig, noXlpm, ".xlsx", audit.Options{Render: audit.RenderOff})
@@ -319,10 +320,10 @@ func hasCode(fs []formats.Finding, code string, g formats.Grade) bool {
 // A warm baseline store is reused: the second audit of the same original
 // finds its snapshot.
 func TestStoreReuse(t *testing.T) {
-	orig := synth(t, "contract.json")
+	orig := synthDoc(t, "contract.json")
 	dir := t.TempDir()
 	st, _ := baseline.OpenStore(dir)
-	edited := mutate(t, "docx.word-replaced", orig)
+	edited := mutateDoc(t, "docx.word-replaced", orig)
 	o := write(t, dir, "o.docx", orig)
 	e := write(t, dir, "e.docx", edited)
 	for i := 0; i < 2; i++ {

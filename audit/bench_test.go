@@ -8,7 +8,8 @@ import (
 
 	"github.com/editaudit/editaudit/audit"
 	"github.com/editaudit/editaudit/baseline"
-	"github.com/editaudit/editaudit/corpus"
+	"github.com/editaudit/editaudit/mutate"
+	"github.com/editaudit/editaudit/synth"
 )
 
 // fivePages builds a 5-page contract: the 3-page example, a page break and
@@ -18,14 +19,14 @@ func fivePages(b *testing.B) []byte {
 	if err != nil {
 		b.Fatal(err)
 	}
-	spec, err := corpus.ParseSpec(f)
+	spec, err := synth.ParseSpec(f)
 	f.Close()
 	if err != nil {
 		b.Fatal(err)
 	}
 	body := spec.Docx.Body
-	spec.Docx.Body = append(append(append([]corpus.Block(nil), body...), corpus.Block{PageBreak: true}), body[:len(body)*9/16]...)
-	out, err := corpus.Synthesize(spec)
+	spec.Docx.Body = append(append(append([]synth.Block(nil), body...), synth.Block{PageBreak: true}), body[:len(body)*9/16]...)
+	out, err := synth.Synthesize(spec)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -41,7 +42,7 @@ func BenchmarkAudit5PageDocx(b *testing.B) {
 		b.Skip("LibreOffice not installed")
 	}
 	orig := fivePages(b)
-	edited, err := corpus.Mutate("docx.word-replaced", orig)
+	edited, err := mutate.Mutate("docx.word-replaced", orig)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -7,7 +7,8 @@ import (
 	"path/filepath"
 
 	"github.com/editaudit/editaudit/audit"
-	"github.com/editaudit/editaudit/corpus"
+	"github.com/editaudit/editaudit/mutate"
+	"github.com/editaudit/editaudit/synth"
 )
 
 // An editing service audits each edit before shipping it: only a new
@@ -19,10 +20,10 @@ func ExampleFiles() {
 	// A contract template and an edit that wiped the nested tables of a
 	// cell, as python-docx's cell.text setter does.
 	f, _ := os.Open("../examples/specs/contract.json")
-	spec, _ := corpus.ParseSpec(f)
+	spec, _ := synth.ParseSpec(f)
 	f.Close()
-	original, _ := corpus.Synthesize(spec)
-	edited, _ := corpus.Mutate("docx.nested-tables-wiped", original)
+	original, _ := synth.Synthesize(spec)
+	edited, _ := mutate.Mutate("docx.nested-tables-wiped", original)
 	o, e := filepath.Join(dir, "contract.docx"), filepath.Join(dir, "edited.docx")
 	os.WriteFile(o, original, 0o644)
 	os.WriteFile(e, edited, 0o644)

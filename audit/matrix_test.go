@@ -13,13 +13,13 @@ import (
 
 	"github.com/editaudit/editaudit/audit"
 	"github.com/editaudit/editaudit/baseline"
-	"github.com/editaudit/editaudit/corpus"
+	"github.com/editaudit/editaudit/mutate"
 )
 
 // outcome checks one audit against an injector's expectation and says
 // what differs ("" when it is exactly the expected outcome). pages is
 // asserted only when the audit rendered.
-func outcome(res *audit.Result, exp corpus.Expectation) string {
+func outcome(res *audit.Result, exp mutate.Expectation) string {
 	var bad []string
 	if res.Blocked != exp.Blocked {
 		bad = append(bad, fmt.Sprintf("blocked=%v", res.Blocked))
@@ -69,7 +69,7 @@ func outcome(res *audit.Result, exp corpus.Expectation) string {
 func TestInjectorMatrix(t *testing.T) {
 	bases := map[string][]byte{}
 	for _, s := range []string{"contract.json", "deck.json", "workbook.json", "notice.json"} {
-		bases[s] = synth(t, s)
+		bases[s] = synthDoc(t, s)
 	}
 	names := []string{"contract.json", "deck.json", "workbook.json", "notice.json"}
 	store, err := baseline.OpenStore(t.TempDir()) // each original is rendered once
@@ -77,11 +77,11 @@ func TestInjectorMatrix(t *testing.T) {
 		t.Fatal(err)
 	}
 	var lines []string
-	for _, m := range corpus.Mutations() {
+	for _, m := range mutate.Mutations() {
 		row := fmt.Sprintf("%-26s", m.Kind)
 		for _, name := range names {
-			ap, err := corpus.Apply(m.Kind, bases[name])
-			if errors.Is(err, corpus.ErrNotApplicable) {
+			ap, err := mutate.Apply(m.Kind, bases[name])
+			if errors.Is(err, mutate.ErrNotApplicable) {
 				row += fmt.Sprintf(" | %-14s %-8s", name, "n/a")
 				continue
 			}
@@ -144,7 +144,7 @@ func TestInjectorRecallRealCorpus(t *testing.T) {
 		if i%stride != 0 {
 			continue
 		}
-		for _, m := range corpus.Mutations() {
+		for _, m := range mutate.Mutations() {
 			jobs = append(jobs, job{f, m.Kind})
 		}
 	}
@@ -163,7 +163,7 @@ func TestInjectorRecallRealCorpus(t *testing.T) {
 					t.Error(err)
 					continue
 				}
-				ap, err := corpus.Apply(j.kind, orig)
+				ap, err := mutate.Apply(j.kind, orig)
 				if err != nil { // not applicable to this file
 					continue
 				}
@@ -196,7 +196,7 @@ func TestInjectorRecallRealCorpus(t *testing.T) {
 }
 
 // auditBytes audits without rendering, in memory where possible.
-func auditBytes(t *testing.T, orig, edited []byte, ext string, exp corpus.Expectation) string {
+func auditBytes(t *testing.T, orig, edited []byte, ext string, exp mutate.Expectation) string {
 	t.Helper()
 	dir := t.TempDir()
 	o, e := filepath.Join(dir, "o"+ext), filepath.Join(dir, "e"+ext)

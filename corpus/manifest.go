@@ -17,6 +17,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/editaudit/editaudit/corpus/results"
 )
 
 // Pair is one edit to audit: the original document and the edited one.
@@ -344,28 +346,23 @@ func jsonID(raw json.RawMessage) (string, error) {
 	return n.String(), nil
 }
 
-// Unpaired lists the files found on only one side of a directory pairing.
-type Unpaired struct {
-	OriginalsOnly []string `json:"originals_only,omitempty"`
-	EditedOnly    []string `json:"edited_only,omitempty"`
-}
-
 // PairDirs pairs the files under originals and edited by their path
 // relative to each folder (slash-separated; it is also the pair's ID).
 // Hidden files and folders (a name starting with '.') are skipped, as are
-// non-regular files. Files found on one side only are returned in Unpaired.
+// non-regular files. Files found on one side only are returned in
+// results.Unpaired.
 // Pairs are sorted by ID.
-func PairDirs(originals, edited string) ([]Pair, Unpaired, error) {
+func PairDirs(originals, edited string) ([]Pair, results.Unpaired, error) {
 	a, err := listFiles(originals)
 	if err != nil {
-		return nil, Unpaired{}, err
+		return nil, results.Unpaired{}, err
 	}
 	b, err := listFiles(edited)
 	if err != nil {
-		return nil, Unpaired{}, err
+		return nil, results.Unpaired{}, err
 	}
 	var pairs []Pair
-	var un Unpaired
+	var un results.Unpaired
 	for rel := range a {
 		if b[rel] {
 			pairs = append(pairs, Pair{ID: rel, Original: filepath.Join(originals, filepath.FromSlash(rel)), Edited: filepath.Join(edited, filepath.FromSlash(rel))})

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/editaudit/editaudit/corpus/results"
 )
 
 func TestParseManifest(t *testing.T) {
@@ -131,7 +133,7 @@ func TestPairDirs(t *testing.T) {
 	if !reflect.DeepEqual(ids, []string{"a.docx", "sub/b.pptx"}) {
 		t.Errorf("ids %v", ids)
 	}
-	if !reflect.DeepEqual(un, Unpaired{OriginalsOnly: []string{"only-o.xlsx"}, EditedOnly: []string{"sub/only-e.docx"}}) {
+	if !reflect.DeepEqual(un, results.Unpaired{OriginalsOnly: []string{"only-o.xlsx"}, EditedOnly: []string{"sub/only-e.docx"}}) {
 		t.Errorf("unpaired %+v", un)
 	}
 	if _, _, err := PairDirs(filepath.Join(root, "o", "a.docx"), root); err == nil {
@@ -203,23 +205,6 @@ func TestShard(t *testing.T) {
 		if n != 1 {
 			t.Errorf("%s in %d shards", id, n)
 		}
-	}
-}
-
-func TestNaturalLess(t *testing.T) {
-	in := []string{"10", "9", "a10", "a2", "a02", "b", "1", "a"}
-	want := []string{"1", "9", "10", "a", "a2", "a02", "a10", "b"}
-	rows := make([]IndexRow, len(in))
-	for i, s := range in {
-		rows[i].ID = s
-	}
-	sortRows(rows)
-	var got []string
-	for _, r := range rows {
-		got = append(got, r.ID)
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("got %v, want %v", got, want)
 	}
 }
 

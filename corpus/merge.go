@@ -1,7 +1,6 @@
 package corpus
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +10,10 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/editaudit/editaudit/corpus/results"
+	"github.com/editaudit/editaudit/formats"
+	"github.com/editaudit/editaudit/internal/fsutil"
 )
 
 // MergeStats is what Merge did.
@@ -34,65 +37,95 @@ var ErrMergeConflict = errors.New("corpus: run folders disagree")
 // were made from the same inputs, toolchain and engine, and is a conflict
 // otherwise. out must not already hold results.
 func Merge(out string, runDirs []string) (*MergeStats, error) {
+	if err := checkMergeFolders(out, runDirs); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Join(out, results.PairsDir), 0o755); err != nil {
+		return nil, err
+	}
+	stats := &MergeStats{Runs: len(runDirs)}
+	where, err := locateLines(runDirs, stats)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, 0, len(where))
+	for id := range where {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return formats.NaturalLess(ids[i], ids[j]) })
+	if err := copyLines(out, runDirs, ids, where); err != nil {
+		return nil, err
+	}
+	stats.Pairs = len(ids)
+
+	ri, err := mergeRunInfo(runDirs)
+	if err != nil {
+		return nil, err
+	}
+	if err := writeRunInfo(out, ri); err != nil {
+		return nil, err
+	}
+	return stats, WriteOutputs(out)
+}
+
+// checkMergeFolders refuses an output folder that is also an input or
+// already holds results, and inputs that are not run folders.
+func checkMergeFolders(out string, runDirs []string) error {
 	if len(runDirs) == 0 {
-		return nil, errors.New("corpus: merge needs at least one run folder")
+		return errors.New("corpus: merge needs at least one run folder")
 	}
 	absOut, err := filepath.Abs(out)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for _, d := range runDirs {
 		a, err := filepath.Abs(d)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if a == absOut {
-			return nil, fmt.Errorf("corpus: merge: the output folder %s is also an input", out)
+			return fmt.Errorf("corpus: merge: the output folder %s is also an input", out)
 		}
-		if _, err := os.Stat(filepath.Join(d, ResultsFile)); err != nil {
-			return nil, fmt.Errorf("corpus: merge: %s is not a run folder: %w", d, err)
+		if _, err := os.Stat(filepath.Join(d, results.ResultsFile)); err != nil {
+			return fmt.Errorf("corpus: merge: %s is not a run folder: %w", d, err)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(out, ResultsFile)); err == nil {
-		return nil, fmt.Errorf("corpus: merge: %s already holds %s; merge into a new folder", out, ResultsFile)
+	if _, err := os.Stat(filepath.Join(out, results.ResultsFile)); err == nil {
+		return fmt.Errorf("corpus: merge: %s already holds %s; merge into a new folder", out, results.ResultsFile)
 	}
-	if err := os.MkdirAll(filepath.Join(out, PairsDir), 0o755); err != nil {
-		return nil, err
-	}
+	return nil
+}
 
-	// Pass 1: where each id's (last valid) line is, and its key.
-	type loc struct {
-		run  int
-		off  int64
-		size int
-		key  resumeKey
-		err  bool
-	}
-	where := map[string]loc{}
-	stats := &MergeStats{Runs: len(runDirs)}
+// lineLoc is where the line kept for one id is: which run folder, its
+// byte offset and size, its resume key, whether it is an error line.
+type lineLoc struct {
+	run  int
+	off  int64
+	size int
+	key  results.Key
+	err  bool
+}
+
+// locateLines finds each id's current line in the run folders (pass 1 of
+// Merge). An id in two folders is kept once — the first result, or a
+// result over a failure — and counted in stats.Duplicates; two results
+// from different keys are ErrMergeConflict.
+func locateLines(runDirs []string, stats *MergeStats) (map[string]lineLoc, error) {
+	where := map[string]lineLoc{}
 	for i, d := range runDirs {
-		path := filepath.Join(d, ResultsFile)
-		last, err := lastLines(path)
-		if err != nil {
-			return nil, err
-		}
-		err = scanLines(path, func(n int, off int64, line []byte) error {
-			var s slimRecord
-			if json.Unmarshal(line, &s) != nil || s.ID == "" || last[s.ID] != n {
-				return nil
-			}
-			l := loc{run: i, off: off, size: len(line), key: s.key(), err: s.Error != ""}
-			prev, dup := where[s.ID]
+		_, err := results.Scan(filepath.Join(d, results.ResultsFile), func(ln results.Line) error {
+			l := lineLoc{run: i, off: ln.Off, size: len(ln.Raw), key: ln.Key, err: ln.Failed}
+			prev, dup := where[ln.ID]
 			if !dup {
-				where[s.ID] = l
+				where[ln.ID] = l
 				return nil
 			}
 			if prev.key != l.key && !prev.err && !l.err {
-				return fmt.Errorf("%w: pair %q has results from different inputs or builds in %s and %s", ErrMergeConflict, s.ID, runDirs[prev.run], d)
+				return fmt.Errorf("%w: pair %q has results from different inputs or builds in %s and %s", ErrMergeConflict, ln.ID, runDirs[prev.run], d)
 			}
 			stats.Duplicates++
 			if prev.err && !l.err { // a result beats a failure
-				where[s.ID] = l
+				where[ln.ID] = l
 			}
 			return nil
 		})
@@ -100,23 +133,22 @@ func Merge(out string, runDirs []string) (*MergeStats, error) {
 			return nil, err
 		}
 	}
-	ids := make([]string, 0, len(where))
-	for id := range where {
-		ids = append(ids, id)
-	}
-	sort.Slice(ids, func(i, j int) bool { return naturalLess(ids[i], ids[j]) })
+	return where, nil
+}
 
-	// Pass 2: copy the lines in id order, and each pair's folder.
+// copyLines writes out's results.jsonl from the located lines in ids
+// order, byte for byte, and copies each pair's folder (pass 2 of Merge).
+func copyLines(out string, runDirs []string, ids []string, where map[string]lineLoc) error {
 	files := make([]*os.File, len(runDirs))
 	for i, d := range runDirs {
-		f, err := os.Open(filepath.Join(d, ResultsFile))
+		f, err := os.Open(filepath.Join(d, results.ResultsFile))
 		if err != nil {
-			return nil, err
+			return err
 		}
 		defer f.Close()
 		files[i] = f
 	}
-	err = rewriteAtomic(filepath.Join(out, ResultsFile), func(w io.Writer) error {
+	return fsutil.WriteAtomic(filepath.Join(out, results.ResultsFile), 0o644, func(w io.Writer) error {
 		buf := make([]byte, 0, 64<<10)
 		for _, id := range ids {
 			l := where[id]
@@ -139,34 +171,21 @@ func Merge(out string, runDirs []string) (*MergeStats, error) {
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	stats.Pairs = len(ids)
-
-	ri, err := mergeRunInfo(runDirs)
-	if err != nil {
-		return nil, err
-	}
-	if err := writeRunInfo(out, ri); err != nil {
-		return nil, err
-	}
-	return stats, WriteOutputs(out)
 }
 
 // mergeRunInfo combines the run.json of each folder: sessions
 // concatenated, selected pairs summed, shards listed (or none when they
 // make up every shard of one N), unpaired files united.
-func mergeRunInfo(runDirs []string) (*RunInfo, error) {
-	out := &RunInfo{Schema: RunSchema, Sessions: []Session{}}
+func mergeRunInfo(runDirs []string) (*results.RunInfo, error) {
+	out := &results.RunInfo{Schema: results.RunSchema, Sessions: []results.Session{}}
 	var sources []string
 	shards := map[string]bool{}
 	whole := false
 	origOnly, editOnly := map[string]bool{}, map[string]bool{}
 	for _, d := range runDirs {
-		ri, err := ReadRunInfo(d)
+		ri, err := results.ReadRunInfo(d)
 		if err != nil {
-			return nil, fmt.Errorf("corpus: %s: %w", filepath.Join(d, RunFile), err)
+			return nil, fmt.Errorf("corpus: %s: %w", filepath.Join(d, results.RunFile), err)
 		}
 		if ri == nil {
 			continue
@@ -196,10 +215,10 @@ func mergeRunInfo(runDirs []string) (*RunInfo, error) {
 		for s := range shards {
 			out.Shards = append(out.Shards, s)
 		}
-		sort.Slice(out.Shards, func(i, j int) bool { return naturalLess(out.Shards[i], out.Shards[j]) })
+		sort.Slice(out.Shards, func(i, j int) bool { return formats.NaturalLess(out.Shards[i], out.Shards[j]) })
 	}
 	if len(origOnly)+len(editOnly) > 0 {
-		out.Unpaired = &Unpaired{OriginalsOnly: setKeys(origOnly), EditedOnly: setKeys(editOnly)}
+		out.Unpaired = &results.Unpaired{OriginalsOnly: setKeys(origOnly), EditedOnly: setKeys(editOnly)}
 	}
 	return out, nil
 }

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/editaudit/editaudit/corpus/results"
 )
 
 // Progress counts a run's pairs as they finish. It is safe for concurrent
@@ -49,21 +51,21 @@ func (p *Progress) Snapshot() ProgressEvent {
 	e := ProgressEvent{Type: "progress", Total: p.total.Load(), Audited: p.audited.Load(), Failed: p.failed.Load(), Skipped: p.skipped.Load(), Blocked: p.blocked.Load()}
 	e.Done = e.Audited + e.Failed + e.Skipped
 	el := time.Since(p.started)
-	e.ElapsedS = roundRate(el.Seconds())
+	e.ElapsedS = results.RoundRate(el.Seconds())
 	e.ETAS = -1
 	worked := e.Audited + e.Failed
 	if worked > 0 && el > 0 {
-		e.RatePerMin = roundRate(float64(worked) / el.Minutes())
+		e.RatePerMin = results.RoundRate(float64(worked) / el.Minutes())
 		left := e.Total - e.Done
 		if left < 0 {
 			left = 0
 		}
-		e.ETAS = roundRate(float64(left) / (e.RatePerMin / 60))
+		e.ETAS = results.RoundRate(float64(left) / (e.RatePerMin / 60))
 	}
 	return e
 }
 
-func (p *Progress) add(r *Record) {
+func (p *Progress) add(r *results.Record) {
 	switch {
 	case r.Failed():
 		p.failed.Add(1)

@@ -16,7 +16,9 @@ import (
 
 	"github.com/editaudit/editaudit/audit"
 	"github.com/editaudit/editaudit/baseline"
+	"github.com/editaudit/editaudit/corpus/results"
 	"github.com/editaudit/editaudit/formats"
+	"github.com/editaudit/editaudit/internal/fsutil"
 	"github.com/editaudit/editaudit/pixeldiff"
 	"github.com/editaudit/editaudit/reports"
 )
@@ -47,7 +49,7 @@ type RunOptions struct {
 	// Source names the manifest (or the two folders) in run.json.
 	Source string
 	// Unpaired are files found in only one of two folders (run.json).
-	Unpaired *Unpaired
+	Unpaired *results.Unpaired
 	// Progress, when set, counts the pairs (see StartProgress).
 	Progress *Progress
 	// SyncEvery is how often results.jsonl is fsynced and run.json
@@ -66,7 +68,7 @@ var (
 )
 
 // runShard is the shard a run folder was made for ("" for all pairs).
-func runShard(ri *RunInfo) string {
+func runShard(ri *results.RunInfo) string {
 	if len(ri.Shards) == 1 {
 		return ri.Shards[0]
 	}
@@ -133,7 +135,7 @@ func RunPairs(ctx context.Context, pairs []Pair, opts RunOptions) (*RunStats, er
 	if opts.Out == "" {
 		return nil, errors.New("corpus: no output folder")
 	}
-	if err := os.MkdirAll(filepath.Join(opts.Out, PairsDir), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(opts.Out, results.PairsDir), 0o755); err != nil {
 		return nil, err
 	}
 	unlock, err := lockRun(opts.Out)
@@ -149,6 +151,7 @@ func RunPairs(ctx context.Context, pairs []Pair, opts RunOptions) (*RunStats, er
 		}
 		inSel[p.ID] = true
 	}
+	keep := func(id string) bool { return inSel[id] }
 	if opts.Store == nil {
 		dir, err := os.MkdirTemp("", "editaudit-store-")
 		if err != nil {
@@ -159,37 +162,29 @@ func RunPairs(ctx context.Context, pairs []Pair, opts RunOptions) (*RunStats, er
 			return nil, err
 		}
 	}
-	ri, err := ReadRunInfo(opts.Out)
+	ri, err := results.ReadRunInfo(opts.Out)
 	if err != nil || ri == nil {
-		ri = &RunInfo{}
+		ri = &results.RunInfo{}
 	}
 	if want := opts.Shard.String(); len(ri.Sessions) > 0 && runShard(ri) != want {
 		return nil, fmt.Errorf("%w: %s holds shard %q, not %q; give each shard its own folder", ErrShardMismatch, opts.Out, runShard(ri), want)
 	}
 	// Drop what a killed run left (a torn last line, superseded lines) and
 	// learn what is done.
-	done, err := compactResults(opts.Out, func(id string) bool { return inSel[id] })
+	done, err := compactResults(opts.Out, keep)
 	if err != nil {
 		return nil, err
-	}
-	host, _ := os.Hostname()
-	ri.Schema, ri.Source, ri.Selected, ri.Unpaired = RunSchema, opts.Source, len(sel), opts.Unpaired
-	ri.Shards = nil
-	if opts.Shard.N > 1 {
-		ri.Shards = []string{opts.Shard.String()}
 	}
 	jobs := opts.Jobs
 	if jobs <= 0 {
 		jobs = DefaultJobs(opts.Renderer != nil)
 	}
-	now := time.Now()
-	ri.Sessions = append(ri.Sessions, Session{Shard: opts.Shard.String(), Host: host, Jobs: jobs, Render: opts.Render, Started: now, Updated: now})
-	sess := &ri.Sessions[len(ri.Sessions)-1]
+	sess := startSession(ri, opts, len(sel), jobs)
 	if err := writeRunInfo(opts.Out, ri); err != nil {
 		return nil, err
 	}
 
-	f, err := os.OpenFile(filepath.Join(opts.Out, ResultsFile), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(filepath.Join(opts.Out, results.ResultsFile), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, err
 	}
@@ -205,11 +200,52 @@ func RunPairs(ctx context.Context, pairs []Pair, opts RunOptions) (*RunStats, er
 		r.progress = NewProgress(len(sel))
 	}
 	stats := &RunStats{Selected: len(sel)}
+	werr := r.write(ctx, f, r.start(ctx, sel, jobs), stats, ri, sess)
+	serr := f.Sync()
+	cerr := f.Close()
+	if werr == nil {
+		werr = errors.Join(serr, cerr)
+	}
+	stats.Skipped = int(r.skipped())
+	stats.Cancelled = ctx.Err() != nil
+	sess.Audited, sess.Failed, sess.Skipped, sess.Updated = stats.Audited, stats.Failed, stats.Skipped, time.Now()
+	sess.Finished, sess.Cancelled = !stats.Cancelled && werr == nil, stats.Cancelled
+	if werr != nil {
+		_ = writeRunInfo(opts.Out, ri)
+		return stats, werr
+	}
+	if _, err := compactResults(opts.Out, keep); err != nil {
+		return stats, err
+	}
+	if err := writeRunInfo(opts.Out, ri); err != nil {
+		return stats, err
+	}
+	if err := WriteOutputs(opts.Out); err != nil {
+		return stats, err
+	}
+	return stats, nil
+}
 
-	// Workers audit; one writer appends lines, fsyncs periodically and
-	// keeps run.json current.
+// startSession records in ri what this invocation was asked to do and
+// appends its session, which it returns.
+func startSession(ri *results.RunInfo, opts RunOptions, selected, jobs int) *results.Session {
+	host, _ := os.Hostname()
+	ri.Schema, ri.Source, ri.Selected, ri.Unpaired = results.RunSchema, opts.Source, selected, opts.Unpaired
+	ri.Shards = nil
+	if opts.Shard.N > 1 {
+		ri.Shards = []string{opts.Shard.String()}
+	}
+	now := time.Now()
+	ri.Sessions = append(ri.Sessions, results.Session{Shard: opts.Shard.String(), Host: host, Jobs: jobs, Render: opts.Render, Started: now, Updated: now})
+	return &ri.Sessions[len(ri.Sessions)-1]
+}
+
+// start audits sel with jobs workers, in interleaved order, and returns
+// the records as they are done; the channel is closed when every worker
+// has stopped (at the end, or soon after ctx is cancelled).
+func (r *runner) start(ctx context.Context, sel []Pair, jobs int) <-chan *results.Record {
 	work := make(chan Pair)
-	out := make(chan *Record, jobs)
+	out := make(chan *results.Record, jobs)
 	var wg sync.WaitGroup
 	for range jobs {
 		wg.Add(1)
@@ -236,8 +272,16 @@ func RunPairs(ctx context.Context, pairs []Pair, opts RunOptions) (*RunStats, er
 		}
 	}()
 	go func() { wg.Wait(); close(out) }()
+	return out
+}
 
-	syncEvery := opts.SyncEvery
+// write appends each record of out to f as one whole line, counts it in
+// stats and the progress, fsyncs f and updates run.json (ri, sess) every
+// SyncEvery, until out is closed — or, once ctx is cancelled, until the
+// pairs in flight have had cancelGrace to finish. The error is the first
+// write that failed (the rest are then drained, not written).
+func (r *runner) write(ctx context.Context, f *os.File, out <-chan *results.Record, stats *RunStats, ri *results.RunInfo, sess *results.Session) error {
+	syncEvery := r.opts.SyncEvery
 	if syncEvery <= 0 {
 		syncEvery = 2 * time.Second
 	}
@@ -265,13 +309,13 @@ func RunPairs(ctx context.Context, pairs []Pair, opts RunOptions) (*RunStats, er
 			if werr != nil {
 				continue // drain; the run has already failed
 			}
-			line, err := marshalLine(rec)
+			line, err := rec.MarshalLine()
 			if err != nil {
 				rec = failedRecord(rec, fmt.Errorf("encoding the result: %w", err))
-				line, _ = marshalLine(rec)
+				line, _ = rec.MarshalLine()
 			}
 			if _, err := f.Write(line); err != nil {
-				werr = fmt.Errorf("corpus: writing %s: %w", ResultsFile, err)
+				werr = fmt.Errorf("corpus: writing %s: %w", results.ResultsFile, err)
 				continue
 			}
 			dirty = true
@@ -287,38 +331,16 @@ func RunPairs(ctx context.Context, pairs []Pair, opts RunOptions) (*RunStats, er
 				dirty = false
 			}
 			sess.Audited, sess.Failed, sess.Skipped, sess.Updated = stats.Audited, stats.Failed, int(r.skipped()), time.Now()
-			_ = writeRunInfo(opts.Out, ri)
+			_ = writeRunInfo(r.opts.Out, ri)
 		}
 	}
-	serr := f.Sync()
-	cerr := f.Close()
-	if werr == nil {
-		werr = errors.Join(serr, cerr)
-	}
-	stats.Skipped = int(r.skipped())
-	stats.Cancelled = ctx.Err() != nil
-	sess.Audited, sess.Failed, sess.Skipped, sess.Updated = stats.Audited, stats.Failed, stats.Skipped, time.Now()
-	sess.Finished, sess.Cancelled = !stats.Cancelled && werr == nil, stats.Cancelled
-	if werr != nil {
-		_ = writeRunInfo(opts.Out, ri)
-		return stats, werr
-	}
-	if _, err := compactResults(opts.Out, func(id string) bool { return inSel[id] }); err != nil {
-		return stats, err
-	}
-	if err := writeRunInfo(opts.Out, ri); err != nil {
-		return stats, err
-	}
-	if err := WriteOutputs(opts.Out); err != nil {
-		return stats, err
-	}
-	return stats, nil
+	return werr
 }
 
 // runner is the state the workers of one RunPairs share.
 type runner struct {
 	opts      RunOptions
-	done      map[string]resumeKey // read-only after start
+	done      map[string]results.Key // read-only after start
 	toolchain string
 	engine    string
 	progress  *Progress
@@ -338,12 +360,12 @@ func (r *runner) skipped() int64 {
 
 // pair audits one pair; nil when it was skipped (already done) or
 // abandoned (ctx cancelled while in flight).
-func (r *runner) pair(ctx context.Context, p Pair) (rec *Record) {
+func (r *runner) pair(ctx context.Context, p Pair) (rec *results.Record) {
 	if ctx.Err() != nil {
 		return nil
 	}
 	start := time.Now()
-	rec = &Record{ID: p.ID, Group: p.Group, ToolchainKey: r.toolchain, Render: r.opts.Render, Engine: r.engine}
+	rec = &results.Record{ID: p.ID, Group: p.Group, ToolchainKey: r.toolchain, Render: r.opts.Render, Engine: r.engine}
 	rec.Schema = audit.Schema
 	rec.Original.Path, rec.Edited.Path = p.Original, p.Edited
 	defer func() {
@@ -363,7 +385,7 @@ func (r *runner) pair(ctx context.Context, p Pair) (rec *Record) {
 		return failedRecord(rec, err)
 	}
 	rec.Edited.SHA256 = shaE
-	if k, ok := r.done[p.ID]; ok && k == rec.key() {
+	if k, ok := r.done[p.ID]; ok && k == rec.Key() {
 		r.skipMu.Lock()
 		r.skipCnt++
 		r.skipMu.Unlock()
@@ -407,11 +429,23 @@ func (r *runner) pair(ctx context.Context, p Pair) (rec *Record) {
 		}
 		return failedRecord(rec, err)
 	}
-	// The pair's own HTML report (images embedded from memory), then the
-	// image paths made relative to the run folder and the bytes dropped.
-	rep := filepath.Join(outDir, "report.html")
-	if err := replaceFile(rep, false, func(w io.Writer) error { return reports.WriteHTML(w, res, reports.HTMLOptions{}) }); err != nil {
+	if err := writePairReport(res, outDir, dir); err != nil {
 		return failedRecord(rec, fmt.Errorf("writing the report: %w", err))
+	}
+	rec.Result = *res
+	rec.Report = dir + "/report.html"
+	rec.Timings = results.Timings{Baseline: t1.Sub(t0).Milliseconds(), Audit: t2.Sub(t1).Milliseconds(), Total: time.Since(start).Milliseconds(), BaselineHit: hit}
+	return rec
+}
+
+// writePairReport writes the pair's own HTML report into outDir (images
+// embedded from memory), then makes res's image and rejected-copy paths
+// relative to the run folder (dir is outDir relative to it) and drops the
+// image bytes.
+func writePairReport(res *audit.Result, outDir, dir string) error {
+	rep := filepath.Join(outDir, "report.html")
+	if err := fsutil.ReplaceAtomic(rep, 0o644, func(w io.Writer) error { return reports.WriteHTML(w, res, reports.HTMLOptions{}) }); err != nil {
+		return err
 	}
 	for i := range res.Pages.Shown {
 		s := &res.Pages.Shown[i]
@@ -423,11 +457,7 @@ func (r *runner) pair(ctx context.Context, p Pair) (rec *Record) {
 	if res.RejectedCopy != "" {
 		res.RejectedCopy = dir + "/" + filepath.ToSlash(res.RejectedCopy)
 	}
-	rec.Result = *res
-	rec.Report = dir + "/report.html"
-	rec.Timings = Timings{Baseline: t1.Sub(t0).Milliseconds(), Audit: t2.Sub(t1).Milliseconds(), Total: time.Since(start).Milliseconds(), BaselineHit: hit}
-	rec.normalize()
-	return rec
+	return nil
 }
 
 // interleave orders pairs round-robin over their originals (first pair
@@ -457,14 +487,13 @@ func interleave(pairs []Pair) []Pair {
 }
 
 // failedRecord marks rec as not audited, keeping what it knows.
-func failedRecord(rec *Record, err error) *Record {
+func failedRecord(rec *results.Record, err error) *results.Record {
 	id, group, o, e := rec.ID, rec.Group, rec.Original, rec.Edited
 	tk, rm, eng, tm := rec.ToolchainKey, rec.Render, rec.Engine, rec.Timings
-	*rec = Record{ID: id, Group: group, ToolchainKey: tk, Render: rm, Engine: eng, Timings: tm}
+	*rec = results.Record{ID: id, Group: group, ToolchainKey: tk, Render: rm, Engine: eng, Timings: tm}
 	rec.Schema = audit.Schema
 	rec.Original, rec.Edited = o, e
 	rec.Error = err.Error()
-	rec.normalize()
 	return rec
 }
 

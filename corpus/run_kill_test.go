@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/editaudit/editaudit/corpus/results"
 )
 
 // buildCLI builds cmd/editaudit into a temporary folder.
@@ -101,7 +103,7 @@ func TestRunKilledAndResumed(t *testing.T) {
 		}
 	}
 	out := filepath.Join(dir, "run")
-	results := filepath.Join(out, ResultsFile)
+	resultsPath := filepath.Join(out, results.ResultsFile)
 	args := []string{"corpus", "run", "--render", "off", "--jobs", "2", "--progress", "json", "--store", filepath.Join(dir, "store"), "--out", out, mpath}
 	start := func() (*exec.Cmd, *bytes.Buffer) {
 		cmd := exec.Command(bin, args...)
@@ -114,9 +116,9 @@ func TestRunKilledAndResumed(t *testing.T) {
 	}
 	waitLines := func(n int) {
 		deadline := time.Now().Add(60 * time.Second)
-		for countLines(results) < n {
+		for countLines(resultsPath) < n {
 			if time.Now().After(deadline) {
-				t.Fatalf("%d lines after 60s, want %d", countLines(results), n)
+				t.Fatalf("%d lines after 60s, want %d", countLines(resultsPath), n)
 			}
 			time.Sleep(20 * time.Millisecond)
 		}
@@ -126,7 +128,7 @@ func TestRunKilledAndResumed(t *testing.T) {
 	cmd, _ := start()
 	waitLines(block)
 	time.Sleep(300 * time.Millisecond)
-	if n := countLines(results); n != block {
+	if n := countLines(resultsPath); n != block {
 		t.Fatalf("%d lines while blocked, want %d", n, block)
 	}
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
@@ -160,7 +162,7 @@ func TestRunKilledAndResumed(t *testing.T) {
 	if got := readAll(t, out); len(got) != block {
 		t.Errorf("%d records after SIGINT, want %d", len(got), block)
 	}
-	if ri, err := ReadRunInfo(out); err != nil || len(ri.Sessions) != 2 || !ri.Sessions[1].Cancelled || ri.Sessions[1].Skipped != kept {
+	if ri, err := results.ReadRunInfo(out); err != nil || len(ri.Sessions) != 2 || !ri.Sessions[1].Cancelled || ri.Sessions[1].Skipped != kept {
 		t.Errorf("run.json: %+v %v", ri, err)
 	}
 
@@ -196,7 +198,7 @@ func TestRunKilledAndResumed(t *testing.T) {
 			checkOutcome(t, rec, exp, false)
 		}
 	}
-	for _, f := range []string{SummaryFile, IndexFile, RunFile} {
+	for _, f := range []string{results.SummaryFile, results.IndexFile, results.RunFile} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 			t.Error(err)
 		}

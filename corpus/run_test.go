@@ -18,7 +18,12 @@ import (
 
 	"github.com/editaudit/editaudit/audit"
 	"github.com/editaudit/editaudit/baseline"
+	"github.com/editaudit/editaudit/corpus/results"
 	"github.com/editaudit/editaudit/formats"
+	"github.com/editaudit/editaudit/internal/testdoc"
+	"github.com/editaudit/editaudit/mutate"
+	"github.com/editaudit/editaudit/synth"
+	"github.com/editaudit/editaudit/synth/synthtest"
 )
 
 // labelled is a generated corpus: pairs and, per id, the outcome the
@@ -26,7 +31,7 @@ import (
 // input).
 type labelled struct {
 	pairs     []Pair
-	expect    map[string]Expectation
+	expect    map[string]mutate.Expectation
 	originals map[string]bool // distinct originals that exist
 }
 
@@ -35,24 +40,12 @@ type labelled struct {
 // their bytes) into dir.
 func specOriginals(t testing.TB, dir string) map[string][]byte {
 	t.Helper()
-	specs, err := filepath.Glob(filepath.Join("..", "examples", "specs", "*.json"))
-	if err != nil || len(specs) == 0 {
-		t.Fatalf("no specs: %v", err)
-	}
 	out := map[string][]byte{}
-	for _, sp := range specs {
+	for _, sp := range synthtest.ExampleSpecs(t) {
 		for v, suffix := range []string{"", " (v2)"} {
-			f, err := os.Open(sp)
-			if err != nil {
-				t.Fatal(err)
-			}
-			spec, err := ParseSpec(f)
-			f.Close()
-			if err != nil {
-				t.Fatalf("%s: %v", sp, err)
-			}
+			spec := synthtest.LoadSpec(t, sp)
 			spec.Title += suffix
-			data, err := Synthesize(spec)
+			data, err := synth.Synthesize(spec)
 			if err != nil {
 				t.Fatalf("%s: %v", sp, err)
 			}
@@ -66,80 +59,119 @@ func specOriginals(t testing.TB, dir string) map[string][]byte {
 	return out
 }
 
+// add writes data as the edited file of pair id (under dir/edited) and
+// records the pair and, when exp is not nil, its promised outcome.
+func (l *labelled) add(t testing.TB, dir, id, group, orig string, data []byte, exp *mutate.Expectation) {
+	t.Helper()
+	ed := filepath.Join(dir, "edited", id+filepath.Ext(orig))
+	if err := os.MkdirAll(filepath.Dir(ed), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(ed, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l.pairs = append(l.pairs, Pair{ID: id, Group: group, Original: orig, Edited: ed})
+	if exp != nil {
+		l.expect[id] = *exp
+		l.originals[orig] = true
+	}
+}
+
+func newLabelled() *labelled {
+	return &labelled{expect: map[string]mutate.Expectation{}, originals: map[string]bool{}}
+}
+
 // buildLabelled makes the pairs: every mutation kind applicable to each
-// generated original, an unchanged copy of each, one pair whose original
-// is missing, and (with EDITAUDIT_CORPUS) real files with known damage.
+// generated original, an unchanged copy of each, and one pair whose
+// original is missing.
 func buildLabelled(t testing.TB, dir string) *labelled {
 	t.Helper()
-	l := &labelled{expect: map[string]Expectation{}, originals: map[string]bool{}}
+	l := newLabelled()
 	origs := specOriginals(t, dir)
 	names := make([]string, 0, len(origs))
 	for n := range origs {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	add := func(id, group, orig string, data []byte, exp *Expectation) {
-		ed := filepath.Join(dir, "edited", id+filepath.Ext(orig))
-		if err := os.MkdirAll(filepath.Dir(ed), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(ed, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		l.pairs = append(l.pairs, Pair{ID: id, Group: group, Original: orig, Edited: ed})
-		if exp != nil {
-			l.expect[id] = *exp
-			l.originals[orig] = true
-		}
-	}
 	for _, name := range names {
 		orig := filepath.Join(dir, name)
 		format := strings.TrimPrefix(filepath.Ext(name), ".")
-		add(strings.TrimSuffix(name, filepath.Ext(name))+"~same", format, orig, origs[name], &Expectation{})
-		for _, m := range Mutations() {
-			a, err := Apply(m.Kind, origs[name])
-			if errors.Is(err, ErrNotApplicable) {
+		l.add(t, dir, strings.TrimSuffix(name, filepath.Ext(name))+"~same", format, orig, origs[name], &mutate.Expectation{})
+		for _, m := range mutate.Mutations() {
+			a, err := mutate.Apply(m.Kind, origs[name])
+			if errors.Is(err, mutate.ErrNotApplicable) {
 				continue
 			}
 			if err != nil {
 				t.Fatalf("%s on %s: %v", m.Kind, name, err)
 			}
-			add(strings.TrimSuffix(name, filepath.Ext(name))+"~"+m.Kind, format, orig, a.Data, &a.Expect)
+			l.add(t, dir, strings.TrimSuffix(name, filepath.Ext(name))+"~"+m.Kind, format, orig, a.Data, &a.Expect)
 		}
 	}
 	l.pairs = append(l.pairs, Pair{ID: "missing-original", Group: "docx", Original: filepath.Join(dir, "no-such.docx"), Edited: l.pairs[0].Edited})
-	if root := os.Getenv("EDITAUDIT_CORPUS"); root != "" {
-		real := []struct {
-			file  string
-			kinds []string
-		}{
-			{"docx/docxtemplater_table-in-table-corruption.docx", []string{"docx.nested-tables-wiped", "docx.row-deleted"}},
-			{"docx/docx4j_tables.docx", []string{"docx.row-deleted", "xml.illegal-char"}},
-			{"docx/oxsdk_complex-table-nested8.docx", []string{"docx.nested-tables-wiped"}},
-			{"pptx/oxsdk_typical-deck.pptx", []string{"pptx.slide-deleted", "pptx.runs-dropped", "rels.target-missing"}},
-			{"xlsx/openpyxl_charts.xlsx", []string{"xlsx.openpyxl-resave"}},
-			{"xlsx/onlyoffice_sample.xlsx", []string{"xlsx.value-changed", "ct.no-type", "xlsx.openpyxl-resave"}},
+	return l
+}
+
+// realLabelled makes pairs of real corpus files (under root) with known
+// damage injected.
+func realLabelled(t testing.TB, dir, root string) *labelled {
+	t.Helper()
+	l := newLabelled()
+	real := []struct {
+		file  string
+		kinds []string
+	}{
+		{"docx/docxtemplater_table-in-table-corruption.docx", []string{"docx.nested-tables-wiped", "docx.row-deleted"}},
+		{"docx/docx4j_tables.docx", []string{"docx.row-deleted", "xml.illegal-char"}},
+		{"docx/oxsdk_complex-table-nested8.docx", []string{"docx.nested-tables-wiped"}},
+		{"pptx/oxsdk_typical-deck.pptx", []string{"pptx.slide-deleted", "pptx.runs-dropped", "rels.target-missing"}},
+		{"xlsx/openpyxl_charts.xlsx", []string{"xlsx.openpyxl-resave"}},
+		{"xlsx/onlyoffice_sample.xlsx", []string{"xlsx.value-changed", "ct.no-type", "xlsx.openpyxl-resave"}},
+	}
+	for _, r := range real {
+		orig := filepath.Join(root, filepath.FromSlash(r.file))
+		data, err := os.ReadFile(orig)
+		if err != nil {
+			t.Fatalf("EDITAUDIT_CORPUS: %v", err)
 		}
-		for _, r := range real {
-			orig := filepath.Join(root, filepath.FromSlash(r.file))
-			data, err := os.ReadFile(orig)
+		for _, k := range r.kinds {
+			a, err := mutate.Apply(k, data)
 			if err != nil {
-				t.Fatalf("EDITAUDIT_CORPUS: %v", err)
+				t.Fatalf("%s on %s: %v", k, r.file, err)
 			}
-			for _, k := range r.kinds {
-				a, err := Apply(k, data)
-				if err != nil {
-					t.Fatalf("%s on %s: %v", k, r.file, err)
-				}
-				add("real~"+strings.TrimSuffix(filepath.Base(r.file), filepath.Ext(r.file))+"~"+k, "real", orig, a.Data, &a.Expect)
-			}
+			l.add(t, dir, "real~"+strings.TrimSuffix(filepath.Base(r.file), filepath.Ext(r.file))+"~"+k, "real", orig, a.Data, &a.Expect)
 		}
 	}
 	return l
 }
 
+// TestRunRealPairs runs real corpus files with injected damage (the real
+// corpus is required: a skip outside CI, a failure under CI) and checks
+// each pair's promised outcome.
+func TestRunRealPairs(t *testing.T) {
+	root := testdoc.Corpus(t)
+	dir := t.TempDir()
+	l := realLabelled(t, dir, root)
+	out := filepath.Join(dir, "run")
+	st, err := RunPairs(context.Background(), l.pairs, RunOptions{Out: out, Store: openTestStore(t), Render: audit.RenderOff, Jobs: 2, Source: "real"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Audited != len(l.pairs) || st.Failed != 0 {
+		t.Fatalf("stats %+v for %d pairs", st, len(l.pairs))
+	}
+	recs := readAll(t, out)
+	for _, p := range l.pairs {
+		if rec := recs[p.ID]; rec == nil {
+			t.Errorf("%s: no line", p.ID)
+		} else {
+			checkOutcome(t, rec, l.expect[p.ID], false)
+		}
+	}
+}
+
 // checkOutcome asserts the injector's promise on one result line.
-func checkOutcome(t *testing.T, rec *Record, exp Expectation, rendered bool) {
+func checkOutcome(t *testing.T, rec *results.Record, exp mutate.Expectation, rendered bool) {
 	t.Helper()
 	if rec.Failed() {
 		t.Errorf("%s: failed: %s", rec.ID, rec.Error)
@@ -216,26 +248,26 @@ func containsStr(ss []string, s string) bool {
 
 // readAll reads every record of a run folder by id, failing on a torn or
 // duplicated line (results.jsonl must be clean after a run).
-func readAll(t *testing.T, runDir string) map[string]*Record {
+func readAll(t *testing.T, runDir string) map[string]*results.Record {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(runDir, ResultsFile))
+	b, err := os.ReadFile(filepath.Join(runDir, results.ResultsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(b) > 0 && b[len(b)-1] != '\n' {
-		t.Fatalf("%s ends with a torn line", ResultsFile)
+		t.Fatalf("%s ends with a torn line", results.ResultsFile)
 	}
-	out := map[string]*Record{}
+	out := map[string]*results.Record{}
 	for i, line := range bytes.Split(bytes.TrimSuffix(b, []byte("\n")), []byte("\n")) {
 		if len(line) == 0 {
 			continue
 		}
-		var r Record
+		var r results.Record
 		if err := json.Unmarshal(line, &r); err != nil {
 			t.Fatalf("line %d: %v", i+1, err)
 		}
 		if _, dup := out[r.ID]; dup {
-			t.Fatalf("id %q twice in %s", r.ID, ResultsFile)
+			t.Fatalf("id %q twice in %s", r.ID, results.ResultsFile)
 		}
 		out[r.ID] = &r
 	}
@@ -251,8 +283,7 @@ func openTestStore(t *testing.T) *baseline.Store {
 	return s
 }
 
-// TestRunLabelledCorpus runs the generated (and, with EDITAUDIT_CORPUS,
-// real) pairs without rendering and checks each pair's known outcome, the
+// TestRunLabelledCorpus runs the generated pairs without rendering and checks each pair's known outcome, the
 // outputs, the shared baseline, resuming, and three shards merged.
 func TestRunLabelledCorpus(t *testing.T) {
 	dir := t.TempDir()
@@ -311,20 +342,20 @@ func TestRunLabelledCorpus(t *testing.T) {
 		t.Errorf("%d baselines made for %d distinct originals", made, len(l.originals))
 	}
 
-	s, err := ReadSummary(out)
+	s, err := results.ReadSummary(out)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if s.Overall.Pairs != len(l.pairs) || s.Overall.Failed != 1 || s.Overall.Blocked != blocked || s.Pending != 0 || s.Selected != len(l.pairs) {
 		t.Errorf("summary overall %+v (selected %d pending %d), want %d pairs, 1 failed, %d blocked", s.Overall, s.Selected, s.Pending, len(l.pairs), blocked)
 	}
-	if want := roundRate(float64(blocked) / float64(len(l.pairs)-1)); s.Overall.BlockedRate != want {
+	if want := results.RoundRate(float64(blocked) / float64(len(l.pairs)-1)); s.Overall.BlockedRate != want {
 		t.Errorf("blocked rate %v, want %v", s.Overall.BlockedRate, want)
 	}
 	if len(s.Groups) < 4 {
 		t.Errorf("groups %d", len(s.Groups))
 	}
-	idx, err := os.ReadFile(filepath.Join(out, IndexFile))
+	idx, err := os.ReadFile(filepath.Join(out, results.IndexFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -363,7 +394,7 @@ func TestRunLabelledCorpus(t *testing.T) {
 			// Restore the labelled edit for the subtests that follow.
 			exp := l.expect[p.ID]
 			kind := strings.SplitN(p.ID, "~", 2)[1]
-			a, err := Apply(kind, data)
+			a, err := mutate.Apply(kind, data)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -386,7 +417,7 @@ func TestRunLabelledCorpus(t *testing.T) {
 	})
 
 	t.Run("a torn last line is dropped", func(t *testing.T) {
-		f, err := os.OpenFile(filepath.Join(out, ResultsFile), os.O_APPEND|os.O_WRONLY, 0)
+		f, err := os.OpenFile(filepath.Join(out, results.ResultsFile), os.O_APPEND|os.O_WRONLY, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -396,8 +427,8 @@ func TestRunLabelledCorpus(t *testing.T) {
 		f.Close()
 		// Readers ignore it already.
 		n := 0
-		if err := ReadResults(out, func(*Record) error { n++; return nil }); err != nil || n != len(l.pairs) {
-			t.Errorf("ReadResults: %d records, %v", n, err)
+		if err := results.ReadResults(out, func(*results.Record) error { n++; return nil }); err != nil || n != len(l.pairs) {
+			t.Errorf("results.ReadResults: %d records, %v", n, err)
 		}
 		st, err := RunPairs(ctx, l.pairs, opts)
 		if err != nil {
@@ -450,7 +481,7 @@ func TestRunLabelledCorpus(t *testing.T) {
 				t.Errorf("%s missing from the merge", id)
 				continue
 			}
-			ra.Timings, rb.Timings = Timings{}, Timings{}
+			ra.Timings, rb.Timings = results.Timings{}, results.Timings{}
 			ja, _ := json.Marshal(ra)
 			jb, _ := json.Marshal(rb)
 			if !bytes.Equal(ja, jb) {
@@ -460,19 +491,19 @@ func TestRunLabelledCorpus(t *testing.T) {
 				t.Errorf("%s: merged report: %v", id, err)
 			}
 		}
-		sa, err := ReadSummary(whole)
+		sa, err := results.ReadSummary(whole)
 		if err != nil {
 			t.Fatal(err)
 		}
-		sb, err := ReadSummary(merged)
+		sb, err := results.ReadSummary(merged)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, s := range []*Summary{sa, sb} {
-			s.Throughput = Throughput{}
-			s.Overall.Timing = Dist{}
+		for _, s := range []*results.Summary{sa, sb} {
+			s.Throughput = results.Throughput{}
+			s.Overall.Timing = results.Dist{}
 			for i := range s.Groups {
-				s.Groups[i].Timing = Dist{}
+				s.Groups[i].Timing = results.Dist{}
 			}
 		}
 		if !reflect.DeepEqual(sa, sb) {
@@ -480,7 +511,7 @@ func TestRunLabelledCorpus(t *testing.T) {
 			jb, _ := json.MarshalIndent(sb, "", " ")
 			t.Errorf("summaries differ:\nwhole  %s\nmerged %s", ja, jb)
 		}
-		if ri, err := ReadRunInfo(merged); err != nil || len(ri.Sessions) != 3 || ri.Selected != len(l.pairs) {
+		if ri, err := results.ReadRunInfo(merged); err != nil || len(ri.Sessions) != 3 || ri.Selected != len(l.pairs) {
 			t.Errorf("merged run.json %+v %v", ri, err)
 		}
 		// A folder belongs to its shard, and to one run at a time.
@@ -535,7 +566,7 @@ func TestRunCancelled(t *testing.T) {
 		t.Fatalf("stats %+v: not cancelled mid-run", st)
 	}
 	done := readAll(t, out)
-	ri, err := ReadRunInfo(out)
+	ri, err := results.ReadRunInfo(out)
 	if err != nil || len(ri.Sessions) != 1 || !ri.Sessions[0].Cancelled || ri.Sessions[0].Finished {
 		t.Errorf("run.json after cancel: %+v %v", ri, err)
 	}
@@ -555,12 +586,7 @@ func TestRunCancelled(t *testing.T) {
 // checks the pages outcome, the images on disk and that nothing is left
 // behind.
 func TestRunRendered(t *testing.T) {
-	if _, err := exec.LookPath("soffice"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("soffice missing under CI")
-		}
-		t.Skip("soffice not installed")
-	}
+	testdoc.Tool(t, "soffice")
 	if testing.Short() {
 		t.Skip("renders documents")
 	}
@@ -573,10 +599,10 @@ func TestRunRendered(t *testing.T) {
 		"deck-v1.pptx":     {"pptx.slide-deleted"},
 	}
 	var pairs []Pair
-	expect := map[string]Expectation{}
+	expect := map[string]mutate.Expectation{}
 	for name, kinds := range want {
 		for _, k := range kinds {
-			a, err := Apply(k, origs[name])
+			a, err := mutate.Apply(k, origs[name])
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -606,7 +632,7 @@ func TestRunRendered(t *testing.T) {
 	if st.Audited != len(pairs) {
 		t.Fatalf("stats %+v", st)
 	}
-	raw, err := os.ReadFile(filepath.Join(out, ResultsFile))
+	raw, err := os.ReadFile(filepath.Join(out, results.ResultsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -638,7 +664,7 @@ func TestRunRendered(t *testing.T) {
 	if shown == 0 {
 		t.Error("no page shown in any pair")
 	}
-	s, err := ReadSummary(out)
+	s, err := results.ReadSummary(out)
 	if err != nil {
 		t.Fatal(err)
 	}

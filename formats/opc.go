@@ -153,7 +153,7 @@ func (h *relsHandler) Start(e *Element) {
 			Message: fmt.Sprintf("the relationship %q has no Target", id), Fix: "set Target to the related part's name"})
 	}
 	if !r.External && target != "" {
-		r.Resolved = resolveTarget(h.rels.Source, target)
+		r.Resolved = ResolveTarget(h.rels.Source, target)
 	}
 	h.rels.Rels = append(h.rels.Rels, r)
 	if id != "" && h.rels.byID[id] == nil {
@@ -176,9 +176,9 @@ func (h *relsHandler) End(e *Element) {
 	}
 }
 
-// resolveTarget resolves a relative or absolute target URI against the
+// ResolveTarget resolves a relative or absolute target URI against the
 // source part's folder (OPC §9.3.3, RFC 3986 §5), without fragment or query.
-func resolveTarget(source, target string) string {
+func ResolveTarget(source, target string) string {
 	t := strings.ReplaceAll(target, `\`, "/")
 	if i := strings.IndexAny(t, "#?"); i >= 0 {
 		t = t[:i]

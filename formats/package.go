@@ -592,7 +592,9 @@ func (p *Package) PartsUnder(prefix string) []string {
 	return out
 }
 
-// NaturalLess compares strings with digit runs compared as numbers.
+// NaturalLess compares strings with digit runs compared as numbers
+// ("slide2" before "slide10"); of two equal numbers the one with fewer
+// leading zeros comes first, so that distinct strings never compare equal.
 func NaturalLess(a, b string) bool {
 	for a != "" && b != "" {
 		da, db := digits(a), digits(b)
@@ -603,6 +605,9 @@ func NaturalLess(a, b string) bool {
 			}
 			if na != nb {
 				return na < nb
+			}
+			if da != db {
+				return da < db
 			}
 			a, b = a[da:], b[db:]
 			continue

@@ -1,5 +1,7 @@
 // Package reports writes audit and check results: text (the model
-// feedback), JSON, model content blocks, HTML, SARIF, and corpus summaries.
+// feedback), JSON, model content blocks, HTML, SARIF; and a corpus run's
+// summary (text, JSON, HTML), index.html and run comparison, drawn from
+// the corpus/results data types (corpus_*.go).
 //
 // Every writer is byte-stable: the same Result gives the same bytes (no
 // timestamps, no map order, no paths other than the ones in the Result).

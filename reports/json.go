@@ -5,7 +5,6 @@ import (
 	"io"
 
 	"github.com/editaudit/editaudit/audit"
-	"github.com/editaudit/editaudit/formats"
 )
 
 // WriteJSON writes r as the `--format json` object (schema
@@ -16,44 +15,24 @@ import (
 // never null; an empty schema becomes editaudit.audit/v1, an empty
 // pages.status "off", and an empty feedback is computed.
 func WriteJSON(w io.Writer, r *audit.Result) error {
+	return writeIndentedJSON(w, normalized(r))
+}
+
+// writeIndentedJSON writes v as the JSON writers do: indented by two
+// spaces, HTML characters unescaped, newline-terminated.
+func writeIndentedJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	return enc.Encode(normalized(r))
+	return enc.Encode(v)
 }
 
-// normalized is a copy of r with the stable JSON shape; r is not changed.
+// normalized is a copy of r with the stable JSON shape (audit's one rule)
+// and the feedback computed; r is not changed.
 func normalized(r *audit.Result) *audit.Result {
-	c := *r
-	if c.Schema == "" {
-		c.Schema = audit.Schema
-	}
+	c := r.Normalized()
 	c.Feedback = feedbackOf(r)
-	c.NewFindings = nonNil(c.NewFindings)
-	c.Resolved = nonNil(c.Resolved)
-	c.Structure.Shrunk = nonNil(c.Structure.Shrunk)
-	if c.Structure.Before == nil {
-		c.Structure.Before = formats.Counts{}
-	}
-	if c.Structure.After == nil {
-		c.Structure.After = formats.Counts{}
-	}
-	if c.Pages.Status == "" {
-		c.Pages.Status = audit.PagesOff
-	}
-	c.Pages.Changed = nonNil(c.Pages.Changed)
-	if len(c.Pages.Changed) > 0 {
-		ch := make([]audit.ChangedPage, len(c.Pages.Changed))
-		copy(ch, c.Pages.Changed)
-		for i := range ch {
-			ch[i].Boxes = nonNil(ch[i].Boxes)
-		}
-		c.Pages.Changed = ch
-	}
-	c.Pages.Inserted = nonNil(c.Pages.Inserted)
-	c.Pages.Deleted = nonNil(c.Pages.Deleted)
-	c.Pages.Shown = nonNil(c.Pages.Shown)
-	return &c
+	return c
 }
 
 // nonNil turns a nil slice into an empty one so that it encodes as [].

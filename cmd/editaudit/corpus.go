@@ -13,7 +13,9 @@ import (
 
 	"github.com/editaudit/editaudit/audit"
 	"github.com/editaudit/editaudit/corpus"
+	"github.com/editaudit/editaudit/corpus/results"
 	"github.com/editaudit/editaudit/pixeldiff"
+	"github.com/editaudit/editaudit/reports"
 )
 
 // corpusCommand is `editaudit corpus`: batch runs over many edit pairs and
@@ -103,14 +105,14 @@ func runCorpusRun(c *cli.Context) error {
 	}
 	var pairs []corpus.Pair
 	var source string
-	var unpaired *corpus.Unpaired
+	var unpaired *results.Unpaired
 	origDir, editDir := c.String("originals"), c.String("edited")
 	switch {
 	case origDir != "" || editDir != "":
 		if origDir == "" || editDir == "" || c.NArg() != 0 {
 			return usageErr("--originals and --edited go together, without a MANIFEST")
 		}
-		var un corpus.Unpaired
+		var un results.Unpaired
 		pairs, un, err = corpus.PairDirs(origDir, editDir)
 		if err != nil {
 			return toolErr(err)
@@ -177,14 +179,14 @@ func runCorpusRun(c *cli.Context) error {
 		fmt.Fprintf(c.App.ErrWriter, "editaudit: cancelled with %d of %d pairs done; run the same command again to resume\n", stats.Audited+stats.Failed+stats.Skipped, stats.Selected)
 		return context.Canceled
 	}
-	s, err := corpus.Summarize(out, nil)
+	s, err := results.Summarize(out, nil)
 	if err != nil {
 		return toolErr(err)
 	}
-	if err := corpus.WriteSummaryText(c.App.Writer, s); err != nil {
+	if err := reports.WriteSummaryText(c.App.Writer, s); err != nil {
 		return toolErr(err)
 	}
-	fmt.Fprintf(c.App.Writer, "\n%d audited, %d failed, %d kept from an earlier run → %s\n", stats.Audited, stats.Failed, stats.Skipped, filepath.Join(out, corpus.IndexFile))
+	fmt.Fprintf(c.App.Writer, "\n%d audited, %d failed, %d kept from an earlier run → %s\n", stats.Audited, stats.Failed, stats.Skipped, filepath.Join(out, results.IndexFile))
 	return nil
 }
 
@@ -248,17 +250,17 @@ Examples:
 			if err := requireRunDir(dir); err != nil {
 				return err
 			}
-			s, err := corpus.Summarize(dir, nil)
+			s, err := results.Summarize(dir, nil)
 			if err != nil {
 				return toolErr(err)
 			}
 			switch format {
 			case "json":
-				err = corpus.WriteSummaryJSON(c.App.Writer, s)
+				err = reports.WriteSummaryJSON(c.App.Writer, s)
 			case "html":
-				err = corpus.WriteSummaryHTML(c.App.Writer, s)
+				err = reports.WriteSummaryHTML(c.App.Writer, s)
 			default:
-				err = corpus.WriteSummaryText(c.App.Writer, s)
+				err = reports.WriteSummaryText(c.App.Writer, s)
 			}
 			if err != nil {
 				return toolErr(err)
@@ -269,8 +271,8 @@ Examples:
 }
 
 func requireRunDir(dir string) error {
-	if _, err := os.Stat(filepath.Join(dir, corpus.ResultsFile)); err != nil {
-		return usageErr("%s is not a run folder (no %s)", dir, corpus.ResultsFile)
+	if _, err := os.Stat(filepath.Join(dir, results.ResultsFile)); err != nil {
+		return usageErr("%s is not a run folder (no %s)", dir, results.ResultsFile)
 	}
 	return nil
 }
@@ -306,7 +308,7 @@ Example:
 			if err != nil {
 				return toolErr(err)
 			}
-			fmt.Fprintf(c.App.Writer, "%d pairs from %d run folders (%d duplicates dropped) → %s\n", st.Pairs, st.Runs, st.Duplicates, filepath.Join(c.String("out"), corpus.IndexFile))
+			fmt.Fprintf(c.App.Writer, "%d pairs from %d run folders (%d duplicates dropped) → %s\n", st.Pairs, st.Runs, st.Duplicates, filepath.Join(c.String("out"), results.IndexFile))
 			return nil
 		},
 	}
@@ -344,14 +346,14 @@ Examples:
 					return err
 				}
 			}
-			cmp, err := corpus.Compare(a, b)
+			cmp, err := results.Compare(a, b)
 			if err != nil {
 				return toolErr(err)
 			}
 			if format == "json" {
-				err = corpus.WriteCompareJSON(c.App.Writer, cmp)
+				err = reports.WriteCompareJSON(c.App.Writer, cmp)
 			} else {
-				err = corpus.WriteCompareText(c.App.Writer, cmp, c.Int("max"))
+				err = reports.WriteCompareText(c.App.Writer, cmp, c.Int("max"))
 			}
 			if err != nil {
 				return toolErr(err)

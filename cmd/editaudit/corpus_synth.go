@@ -12,8 +12,9 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/editaudit/editaudit/corpus"
 	"github.com/editaudit/editaudit/internal/fsutil"
+	"github.com/editaudit/editaudit/mutate"
+	"github.com/editaudit/editaudit/synth"
 	"github.com/urfave/cli/v2"
 )
 
@@ -56,10 +57,10 @@ func runCorpusSynth(c *cli.Context) error {
 	if r == nil {
 		r = os.Stdin
 	}
-	spec, err := corpus.ParseSpec(r)
+	spec, err := synth.ParseSpec(r)
 	if err != nil {
-		var se corpus.SpecErrors
-		if errors.As(err, &se) || errors.Is(err, corpus.ErrSpecTooLarge) {
+		var se synth.SpecErrors
+		if errors.As(err, &se) || errors.Is(err, synth.ErrSpecTooLarge) {
 			return usageErr("%s: %v", specPath, err)
 		}
 		return toolErr(err)
@@ -67,7 +68,7 @@ func runCorpusSynth(c *cli.Context) error {
 	if ext := strings.ToLower(filepath.Ext(out)); ext != "" && ext != "."+spec.Format {
 		fmt.Fprintf(c.App.ErrWriter, "editaudit: note: %s gets a %s document\n", out, spec.Format)
 	}
-	data, err := corpus.Synthesize(spec)
+	data, err := synth.Synthesize(spec)
 	if err != nil {
 		return toolErr(err)
 	}
@@ -113,7 +114,7 @@ type mutateJSON struct {
 	Out    string             `json:"out"`
 	SHA256 string             `json:"sha256"`
 	Note   string             `json:"note"`
-	Expect corpus.Expectation `json:"expect"`
+	Expect mutate.Expectation `json:"expect"`
 }
 
 func runCorpusMutate(c *cli.Context) error {
@@ -122,7 +123,7 @@ func runCorpusMutate(c *cli.Context) error {
 		if c.NArg() != 0 {
 			return usageErr("--list takes no arguments")
 		}
-		ms := corpus.Mutations()
+		ms := mutate.Mutations()
 		if c.Bool("json") {
 			enc := json.NewEncoder(w)
 			enc.SetIndent("", "  ")
@@ -149,9 +150,9 @@ func runCorpusMutate(c *cli.Context) error {
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	a, err := corpus.Apply(kind, data)
+	a, err := mutate.Apply(kind, data)
 	switch {
-	case errors.Is(err, corpus.ErrUnknownKind), errors.Is(err, corpus.ErrNotApplicable), errors.Is(err, corpus.ErrNotZip):
+	case errors.Is(err, mutate.ErrUnknownKind), errors.Is(err, mutate.ErrNotApplicable), errors.Is(err, mutate.ErrNotZip):
 		return usageErr("%s: %v", in, err)
 	case err != nil:
 		return toolErr(fmt.Errorf("%s: %w", in, err))

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/editaudit/editaudit/corpus"
+	"github.com/editaudit/editaudit/mutate"
 )
 
 // runCorpus runs `editaudit corpus ARGS…` through Run, as main does.
@@ -94,7 +94,7 @@ func TestCorpusMutateList(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	lines := strings.Split(strings.TrimSpace(stdout), "\n")
-	ms := corpus.Mutations()
+	ms := mutate.Mutations()
 	if len(lines) != len(ms) {
 		t.Fatalf("%d lines for %d kinds", len(lines), len(ms))
 	}
@@ -104,7 +104,7 @@ func TestCorpusMutateList(t *testing.T) {
 		}
 	}
 	code, stdout, _ = runCorpus(t, "mutate", "--list", "--json")
-	var list []corpus.Mutation
+	var list []mutate.Mutation
 	if code != exitOK || json.Unmarshal([]byte(stdout), &list) != nil || len(list) != len(ms) {
 		t.Errorf("--list --json: exit %d, %d kinds", code, len(list))
 	}

@@ -10,6 +10,9 @@ import (
 	"testing"
 
 	"github.com/editaudit/editaudit/corpus"
+	"github.com/editaudit/editaudit/corpus/results"
+	"github.com/editaudit/editaudit/mutate"
+	"github.com/editaudit/editaudit/synth"
 )
 
 // corpusFixture writes a docx original, three edits of it and a CSV
@@ -20,12 +23,12 @@ func corpusFixture(t *testing.T, dir string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec, err := corpus.ParseSpec(f)
+	spec, err := synth.ParseSpec(f)
 	f.Close()
 	if err != nil {
 		t.Fatal(err)
 	}
-	orig, err := corpus.Synthesize(spec)
+	orig, err := synth.Synthesize(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +38,7 @@ func corpusFixture(t *testing.T, dir string) string {
 	var csv strings.Builder
 	csv.WriteString("id,group,original,edited\n")
 	for i, k := range []string{"xml.illegal-char", "docx.row-deleted", "docx.word-replaced"} {
-		b, err := corpus.Mutate(k, orig)
+		b, err := mutate.Mutate(k, orig)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -83,8 +86,8 @@ func TestCorpusCommands(t *testing.T) {
 	}
 
 	code, out, _ = runCLI(t, "corpus", "summary", "--format", "json", run)
-	var s corpus.Summary
-	if code != exitOK || json.Unmarshal([]byte(out), &s) != nil || s.Schema != corpus.SummarySchema || s.Overall.Pairs != 3 || len(s.Groups) != 2 {
+	var s results.Summary
+	if code != exitOK || json.Unmarshal([]byte(out), &s) != nil || s.Schema != results.SummarySchema || s.Overall.Pairs != 3 || len(s.Groups) != 2 {
 		t.Errorf("summary json: exit %d\n%s", code, out)
 	}
 	if s.Overall.StructureLoss.Pairs != 1 {
@@ -118,7 +121,7 @@ func TestCorpusCommands(t *testing.T) {
 		t.Errorf("compare: exit %d\n%s", code, out)
 	}
 	code, out, _ = runCLI(t, "corpus", "compare", "--format", "json", run, merged)
-	var c corpus.Comparison
+	var c results.Comparison
 	if code != exitOK || json.Unmarshal([]byte(out), &c) != nil || c.Matched != 3 || c.Unchanged != 3 {
 		t.Errorf("compare json: exit %d\n%s", code, out)
 	}

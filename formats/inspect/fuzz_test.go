@@ -15,9 +15,10 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/editaudit/editaudit/corpus"
 	"github.com/editaudit/editaudit/formats"
 	"github.com/editaudit/editaudit/formats/inspect"
+	"github.com/editaudit/editaudit/mutate"
+	"github.com/editaudit/editaudit/synth"
 )
 
 // specSeeds generates the example documents of examples/specs.
@@ -30,12 +31,12 @@ func specSeeds(tb testing.TB) map[formats.Format][]byte {
 		if err != nil {
 			tb.Fatal(err)
 		}
-		s, err := corpus.ParseSpec(f)
+		s, err := synth.ParseSpec(f)
 		f.Close()
 		if err != nil {
 			tb.Fatalf("%s: %v", p, err)
 		}
-		b, err := corpus.Synthesize(s)
+		b, err := synth.Synthesize(s)
 		if err != nil {
 			tb.Fatalf("%s: %v", p, err)
 		}
@@ -75,12 +76,12 @@ func realSeeds(n int, max int64) [][]byte {
 func FuzzInspect(f *testing.F) {
 	for format, b := range specSeeds(f) {
 		f.Add(b)
-		for _, m := range corpus.Mutations() {
+		for _, m := range mutate.Mutations() {
 			for _, mf := range m.Formats {
 				if mf != format {
 					continue
 				}
-				if mb, err := corpus.Mutate(m.Kind, b); err == nil {
+				if mb, err := mutate.Mutate(m.Kind, b); err == nil {
 					f.Add(mb)
 				}
 			}

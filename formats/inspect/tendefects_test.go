@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/editaudit/editaudit/corpus"
 	"github.com/editaudit/editaudit/formats"
 	"github.com/editaudit/editaudit/formats/inspect"
+	"github.com/editaudit/editaudit/synth"
 )
 
 // A document with many different defects reports every one of them:
@@ -21,12 +21,12 @@ func TestManyDefectsAllReported(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec, err := corpus.ParseSpec(f)
+	spec, err := synth.ParseSpec(f)
 	f.Close()
 	if err != nil {
 		t.Fatal(err)
 	}
-	clean, err := corpus.Synthesize(spec)
+	clean, err := synth.Synthesize(spec)
 	if err != nil {
 		t.Fatal(err)
 	}

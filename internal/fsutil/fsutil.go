@@ -1,9 +1,11 @@
 // Package fsutil holds the file operations several packages need done the
-// same careful way: atomic replacement of a file and hashing a file. It is
-// internal: it is not part of editaudit's library API.
+// same careful way: atomic replacement of a file (durable or not) and
+// hashing a file. It is internal: it is not part of editaudit's library
+// API, and it imports no editaudit package.
 package fsutil
 
 import (
+	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
 	"io"
@@ -12,10 +14,23 @@ import (
 )
 
 // WriteAtomic replaces path with what write produces: a temp file in the
-// same folder, fsync, chmod perm, rename, fsync of the folder. A reader
-// sees the old file or the new one, never a mix; on any error the old file
-// is untouched and the temp file removed.
+// same folder (written through a buffer), fsync, chmod perm, rename, fsync
+// of the folder. A reader sees the old file or the new one, never a mix,
+// and after a crash the new one is there once WriteAtomic has returned; on
+// any error the old file is untouched and the temp file removed.
 func WriteAtomic(path string, perm os.FileMode, write func(io.Writer) error) error {
+	return replace(path, perm, true, write)
+}
+
+// ReplaceAtomic is WriteAtomic without the two fsyncs, for files that can
+// be made again from others (a report built from a results file): a reader
+// still never sees half a file, but a crash soon after may leave the old
+// one or an empty one.
+func ReplaceAtomic(path string, perm os.FileMode, write func(io.Writer) error) error {
+	return replace(path, perm, false, write)
+}
+
+func replace(path string, perm os.FileMode, durable bool, write func(io.Writer) error) error {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
@@ -29,14 +44,20 @@ func WriteAtomic(path string, perm os.FileMode, write func(io.Writer) error) err
 			os.Remove(tmp)
 		}
 	}()
-	if err := write(f); err != nil {
+	bw := bufio.NewWriterSize(f, 1<<20)
+	if err := write(bw); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
 		return err
 	}
 	if err := f.Chmod(perm); err != nil {
 		return err
 	}
-	if err := f.Sync(); err != nil {
-		return err
+	if durable {
+		if err := f.Sync(); err != nil {
+			return err
+		}
 	}
 	if err := f.Close(); err != nil {
 		return err
@@ -45,9 +66,11 @@ func WriteAtomic(path string, perm os.FileMode, write func(io.Writer) error) err
 		return err
 	}
 	ok = true
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		d.Close()
+	if durable {
+		if d, err := os.Open(dir); err == nil {
+			_ = d.Sync()
+			d.Close()
+		}
 	}
 	return nil
 }

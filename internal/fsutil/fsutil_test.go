@@ -1,6 +1,7 @@
 package fsutil
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"os"
@@ -8,28 +9,41 @@ import (
 	"testing"
 )
 
+// TestWriteAtomic: both forms (durable and not) write content larger than
+// their buffer whole, set the permissions, and on a failing writer leave
+// the old content and no temp file.
 func TestWriteAtomic(t *testing.T) {
-	dir := t.TempDir()
-	p := filepath.Join(dir, "f.txt")
-	if err := WriteFileAtomic(p, []byte("one"), 0o600); err != nil {
+	big := bytes.Repeat([]byte("abcdefghijklmnopqrstuvwxyz"), 120_000) // 3 MB, over the 1 MB buffer
+	for name, replace := range map[string]func(string, os.FileMode, func(io.Writer) error) error{"WriteAtomic": WriteAtomic, "ReplaceAtomic": ReplaceAtomic} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			p := filepath.Join(dir, "f.txt")
+			if err := replace(p, 0o600, func(w io.Writer) error { _, err := w.Write(big); return err }); err != nil {
+				t.Fatal(err)
+			}
+			err := replace(p, 0o600, func(w io.Writer) error {
+				w.Write([]byte("half"))
+				return errors.New("boom")
+			})
+			if err == nil {
+				t.Fatal("error lost")
+			}
+			b, _ := os.ReadFile(p)
+			ents, _ := os.ReadDir(dir)
+			if !bytes.Equal(b, big) || len(ents) != 1 {
+				t.Errorf("%d bytes, %d entries", len(b), len(ents))
+			}
+			if st, _ := os.Stat(p); st.Mode().Perm() != 0o600 {
+				t.Errorf("perm %v", st.Mode().Perm())
+			}
+		})
+	}
+}
+
+func TestWriteFileAtomicAndSHA(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "f.txt")
+	if err := WriteFileAtomic(p, []byte("one"), 0o644); err != nil {
 		t.Fatal(err)
-	}
-	// A failing writer leaves the old content and no temp file.
-	err := WriteAtomic(p, 0o600, func(w io.Writer) error {
-		w.Write([]byte("half"))
-		return errors.New("boom")
-	})
-	if err == nil {
-		t.Fatal("error lost")
-	}
-	b, _ := os.ReadFile(p)
-	ents, _ := os.ReadDir(dir)
-	if string(b) != "one" || len(ents) != 1 {
-		t.Errorf("content %q, %d entries", b, len(ents))
-	}
-	st, _ := os.Stat(p)
-	if st.Mode().Perm() != 0o600 {
-		t.Errorf("perm %v", st.Mode().Perm())
 	}
 	sum, err := SHA256File(p)
 	if err != nil || sum != "7692c3ad3540bb803c020b3aee66cd8887123234ea0c6e7143c0add73ff431ed" {

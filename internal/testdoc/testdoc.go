@@ -1,7 +1,8 @@
 // Package testdoc holds what the tests of every package need to build and
-// find documents: zip packages from a map or a list of parts, the real
-// corpus folder (a failure under CI when it is missing, a skip elsewhere),
-// and the rule for tools a test needs (LibreOffice, mutool, Chromium).
+// find documents: zip packages from a map or a list of parts (and read
+// back), a well-formedness check for XML parts, the real corpus folder (a
+// failure under CI when it is missing, a skip elsewhere), and the rule for
+// tools a test needs (LibreOffice, mutool, Chromium).
 //
 // It is imported by _test.go files only. It must not import any editaudit
 // package: the packages under test import it.
@@ -10,6 +11,8 @@ package testdoc
 import (
 	"archive/zip"
 	"bytes"
+	"encoding/xml"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -91,6 +94,48 @@ func Pairs(nameContent ...string) []byte {
 		ps = append(ps, Part{Name: nameContent[i], Data: nameContent[i+1]})
 	}
 	return Zip(ps...)
+}
+
+// Unzip reads every entry of a zip into memory, failing the test when
+// data is not a zip or holds one name twice.
+func Unzip(tb testing.TB, data []byte) map[string][]byte {
+	tb.Helper()
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		tb.Fatalf("not a zip: %v", err)
+	}
+	out := map[string][]byte{}
+	for _, f := range zr.File {
+		if _, dup := out[f.Name]; dup {
+			tb.Errorf("duplicate entry %s", f.Name)
+		}
+		rc, err := f.Open()
+		if err != nil {
+			tb.Fatal(err)
+		}
+		b, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil {
+			tb.Fatalf("%s: %v", f.Name, err)
+		}
+		out[f.Name] = b
+	}
+	return out
+}
+
+// WellFormed parses b with encoding/xml, which rejects malformed markup
+// and characters outside the XML 1.0 Char production.
+func WellFormed(b []byte) error {
+	d := xml.NewDecoder(bytes.NewReader(b))
+	for {
+		_, err := d.Token()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
 }
 
 // CI reports whether the tests run under CI (CI=true), where a missing
