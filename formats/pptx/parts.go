@@ -28,6 +28,8 @@ type partHandler struct {
 	paragraphs, runs, tables int
 	fallback                 int // > 0 inside mc:Fallback: not counted (its Choice is)
 	master                   *seqCheck
+	shapeIDs                 map[string]string // p:cNvPr id → shape name
+	layoutIDs                []masterID        // p:sldLayoutId entries of a slide master
 }
 
 func newPartHandler(in *inspector, part string, count bool) *partHandler {
@@ -54,11 +56,19 @@ func (h *partHandler) Start(e *formats.Element) {
 	if e.Depth == 2 && h.master != nil && e.Is(e.Name.Local, nsP...) {
 		masterOrderStep(h.in, h.part, h.master, e)
 	}
+	if h.fallback == 0 {
+		h.drawingStart(e)
+	}
 	switch {
+	case e.Is("spTree", nsP...), e.Is("grpSp", nsP...):
+		e.Data = &treeState{}
+	case e.Is("sldLayoutId", nsP...) && h.root == "sldMaster":
+		h.layoutIDs = append(h.layoutIDs, masterIDOf(e))
 	case e.Is("p", nsA...):
 		if h.counting() {
 			h.paragraphs++
 		}
+		e.Data = &paraState{}
 		if e.Parent != nil {
 			if st, ok := e.Parent.Data.(*txState); ok {
 				st.hasP = true
@@ -80,7 +90,12 @@ func (h *partHandler) Start(e *formats.Element) {
 		if e.Parent != nil && e.Parent.Parent != nil {
 			name, _ := e.Get("", "name")
 			id, _ := e.Get("", "id")
-			e.Parent.Parent.Data = &shapeInfo{name: name, id: id}
+			info := &shapeInfo{name: name, id: id}
+			if ts, ok := e.Parent.Parent.Data.(*treeState); ok {
+				ts.info = info // a group or the slide's shape tree
+			} else {
+				e.Parent.Parent.Data = info
+			}
 		}
 	case e.Is("prstGeom", nsA...):
 		h.checkPreset(e)
@@ -104,7 +119,11 @@ func (h *partHandler) counting() bool { return h.count && h.fallback == 0 }
 // messages: `shape "Title 1" (id 2)`.
 func shapeOf(e *formats.Element) string {
 	for x := e.Parent; x != nil; x = x.Parent {
-		if s, ok := x.Data.(*shapeInfo); ok {
+		s, ok := x.Data.(*shapeInfo)
+		if ts, isTree := x.Data.(*treeState); isTree && ts.info != nil {
+			s, ok = ts.info, true
+		}
+		if ok {
 			return fmt.Sprintf("shape %q (id %s)", s.name, s.id)
 		}
 	}
@@ -194,6 +213,10 @@ func (in *inspector) checkRest(ph *presHandler) error {
 		h := newPartHandler(in, part, false)
 		p.ScanPart(in.ctx, part, h)
 		roots[key] = h.root
+		for i := range h.layoutIDs {
+			h.layoutIDs[i].part = part
+		}
+		in.layoutIDs = append(in.layoutIDs, h.layoutIDs...)
 	}
 	keys := make([]string, 0, len(roots))
 	for k := range roots {
@@ -208,10 +231,10 @@ func (in *inspector) checkRest(ph *presHandler) error {
 			if listed[key] && len(p.RelsOf(in.ctx, part).ByType("slideLayout")) == 0 {
 				// ECMA-376 Part 1 §13.3.8: a slide is tied to its slide layout
 				// by a relationship; it inherits placeholders and the master
-				// from it. PowerPoint's reaction is not documented publicly →
-				// warning.
-				p.Add(formats.Finding{Code: CodeSlideNoLayout, Grade: formats.Warning, Part: part, Anchor: "no-layout",
-					Message: fmt.Sprintf("the slide %s has no slideLayout relationship, so it has no layout or master to inherit from; the schema requires one and PowerPoint may repair the deck", part),
+				// from it. Without it PowerPoint repairs the deck
+				// (ruleSlideNoLayout: PHPPresentation#294, CristalTeam/pptx#5).
+				p.Add(formats.Finding{Code: CodeSlideNoLayout, Grade: ruleSlideNoLayout.Grade, Part: part, Anchor: "no-layout",
+					Message: fmt.Sprintf("the slide %s has no slideLayout relationship, so it has no layout or master to inherit from; PowerPoint reports that the presentation needs repair", part),
 					Fix:     fmt.Sprintf("add a relationship of type …/relationships/slideLayout from %s to one of the deck's slide layouts", formats.RelsPartOf(part))})
 			}
 		case "sldLayout":
@@ -241,6 +264,7 @@ func (in *inspector) checkRest(ph *presHandler) error {
 			notesMasters++
 		}
 	}
+	in.checkMasterIDs(ph)
 	if notesSlides > 0 && notesMasters > 0 && !ph.notesMasterLst {
 		// python-pptx adds a notes master without listing it in
 		// presentation.xml (scanny/python-pptx#1128); PowerPoint opens such

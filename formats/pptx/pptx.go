@@ -72,6 +72,26 @@ const (
 	// CodeNotesMasterNotListed: notes slides and a notes master exist but
 	// presentation.xml has no p:notesMasterIdLst.
 	CodeNotesMasterNotListed = "pptx.notes-master-not-listed"
+	// CodeAdjustGuide: an a:gd in a preset geometry's a:avLst whose name
+	// the preset does not declare (any a:gd on rect, ellipse…). Fatal.
+	CodeAdjustGuide = "pptx.adjust-guide-invalid"
+	// CodeXfrmInvalid: a:off, a:ext, a:chOff or a:chExt with a missing,
+	// non-integer (NaN) or out-of-range coordinate, or a cell margin that
+	// is not a number. Fatal.
+	CodeXfrmInvalid = "pptx.number-invalid"
+	// CodeShapeIDDuplicate: two shapes of one slide share a p:cNvPr id.
+	// Info: PowerPoint opens such decks.
+	CodeShapeIDDuplicate = "pptx.shape-id-duplicate"
+	// CodeMasterID: a slide master or layout id missing, not a number,
+	// below 2147483648 or used twice. Warning.
+	CodeMasterID = "pptx.master-id-invalid"
+	// CodeShapeTree: a shape tree (p:spTree, p:grpSp) whose children break
+	// CT_GroupShape: p:nvGrpSpPr and p:grpSpPr not first, something after
+	// p:extLst, a child that is not a shape. Warning.
+	CodeShapeTree = "pptx.shape-tree"
+	// CodeParagraphOrder: a:pPr not the first child of a:p (fatal), or
+	// content after a:endParaRPr (error).
+	CodeParagraphOrder = "pptx.paragraph-order"
 )
 
 // Count keys (DESIGN.md: pptx slides, paragraphs, runs; plus notes and
@@ -103,6 +123,8 @@ type inspector struct {
 	// roots maps each scanned slide-family part (lower-case) to its root
 	// element's local name (sld, sldLayout, sldMaster, notes, …).
 	roots map[string]string
+	// layoutIDs are the p:sldLayoutId entries of every slide master.
+	layoutIDs []masterID
 }
 
 // Inspect validates and counts the PowerPoint package p into rep. Findings
