@@ -25,6 +25,7 @@ type partHandler struct {
 	count bool
 
 	root                     string // local name of the root element (sld, sldLayout, sldMaster, notes, …)
+	rootAt                   position
 	paragraphs, runs, tables int
 	fallback                 int // > 0 inside mc:Fallback: not counted (its Choice is)
 	master                   *seqCheck
@@ -41,6 +42,7 @@ func (h *partHandler) Start(e *formats.Element) {
 	if e.Depth == 1 {
 		if e.Is(e.Name.Local, nsP...) {
 			h.root = e.Name.Local
+			h.rootAt = posOf(e)
 			if h.root == "sldMaster" {
 				h.master = newSeqCheck(masterOrder)
 			}
@@ -119,6 +121,9 @@ func (h *partHandler) counting() bool { return h.count && h.fallback == 0 }
 // messages: `shape "Title 1" (id 2)`.
 func shapeOf(e *formats.Element) string {
 	for x := e.Parent; x != nil; x = x.Parent {
+		if x.Name.Local == "spTree" {
+			return "the shape tree"
+		}
 		s, ok := x.Data.(*shapeInfo)
 		if ts, isTree := x.Data.(*treeState); isTree && ts.info != nil {
 			s, ok = ts.info, true
@@ -213,6 +218,7 @@ func (in *inspector) checkRest(ph *presHandler) error {
 		h := newPartHandler(in, part, false)
 		p.ScanPart(in.ctx, part, h)
 		roots[key] = h.root
+		in.rootAt[key] = h.rootAt
 		for i := range h.layoutIDs {
 			h.layoutIDs[i].part = part
 		}
@@ -233,7 +239,7 @@ func (in *inspector) checkRest(ph *presHandler) error {
 				// by a relationship; it inherits placeholders and the master
 				// from it. Without it PowerPoint repairs the deck
 				// (ruleSlideNoLayout: PHPPresentation#294, CristalTeam/pptx#5).
-				p.Add(formats.Finding{Code: CodeSlideNoLayout, Grade: ruleSlideNoLayout.Grade, Part: part, Anchor: "no-layout",
+				p.Add(formats.Finding{Code: CodeSlideNoLayout, Grade: ruleSlideNoLayout.Grade, Part: part, Line: in.rootAt[key].line, Column: in.rootAt[key].column, Locator: in.rootAt[key].locator, Anchor: "no-layout",
 					Message: fmt.Sprintf("the slide %s has no slideLayout relationship, so it has no layout or master to inherit from; PowerPoint reports that the presentation needs repair", part),
 					Fix:     fmt.Sprintf("add a relationship of type …/relationships/slideLayout from %s to one of the deck's slide layouts", formats.RelsPartOf(part))})
 			}
@@ -244,7 +250,7 @@ func (in *inspector) checkRest(ph *presHandler) error {
 				// nothing; python-pptx refuses such a package
 				// (CorruptedPackageError, its missing_rels_item.pptx test).
 				// PowerPoint's reaction is not documented publicly → warning.
-				p.Add(formats.Finding{Code: CodeLayoutNoMaster, Grade: formats.Warning, Part: part, Anchor: "no-master",
+				p.Add(formats.Finding{Code: CodeLayoutNoMaster, Grade: formats.Warning, Part: part, Line: in.rootAt[key].line, Column: in.rootAt[key].column, Locator: in.rootAt[key].locator, Anchor: "no-master",
 					Message: fmt.Sprintf("the slide layout %s has no slideMaster relationship (its %s is missing or lists none), so it is not tied to a slide master; the schema requires one, libraries refuse the package, and PowerPoint may repair it", part, formats.RelsPartOf(part)),
 					Fix:     fmt.Sprintf("write %s with a relationship of type …/relationships/slideMaster to the master whose p:sldLayoutIdLst lists this layout (for example Target=\"../slideMasters/slideMaster1.xml\")", formats.RelsPartOf(part))})
 			}
@@ -256,7 +262,7 @@ func (in *inspector) checkRest(ph *presHandler) error {
 				// (DEFECTS.md, confirmed), Keynote rejects it and python-pptx
 				// raises (iOfficeAI/OfficeCLI#255, #265). A relationship whose
 				// target is missing is the core's rels.target-missing.
-				p.Add(formats.Finding{Code: CodeNotesNoMaster, Grade: formats.Fatal, Part: part, Anchor: "no-notes-master",
+				p.Add(formats.Finding{Code: CodeNotesNoMaster, Grade: formats.Fatal, Part: part, Line: in.rootAt[key].line, Column: in.rootAt[key].column, Locator: in.rootAt[key].locator, Anchor: "no-notes-master",
 					Message: fmt.Sprintf("the notes slide %s has no notesMaster relationship, so its notes have no master to inherit layout from; PowerPoint repairs the deck", part),
 					Fix:     fmt.Sprintf("add a relationship of type …/relationships/notesMaster from %s to the deck's notes master (ppt/notesMasters/notesMaster1.xml), adding a notes master, its theme and <p:notesMasterIdLst> if the deck has none", formats.RelsPartOf(part))})
 			}

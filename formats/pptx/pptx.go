@@ -125,6 +125,8 @@ type inspector struct {
 	roots map[string]string
 	// layoutIDs are the p:sldLayoutId entries of every slide master.
 	layoutIDs []masterID
+	// rootAt is where each scanned part's root element starts.
+	rootAt map[string]position
 }
 
 // Inspect validates and counts the PowerPoint package p into rep. Findings
@@ -135,7 +137,7 @@ func Inspect(ctx context.Context, p *formats.Package, rep *formats.Report) error
 	if p.MainPart == "" || !p.Has(p.MainPart) {
 		return nil // the core already reported the missing main part
 	}
-	in := &inspector{ctx: ctx, p: p, rep: rep, pres: p.Entry(p.MainPart).Part, roots: map[string]string{}}
+	in := &inspector{ctx: ctx, p: p, rep: rep, pres: p.Entry(p.MainPart).Part, roots: map[string]string{}, rootAt: map[string]position{}}
 	ph := newPresHandler(in)
 	p.ScanPart(ctx, in.pres, ph)
 	if err := ctx.Err(); err != nil {
@@ -160,6 +162,7 @@ func Inspect(ctx context.Context, p *formats.Package, rep *formats.Report) error
 			c = formats.Counts{KeyParagraphs: h.paragraphs, KeyRuns: h.runs, KeyTables: h.tables}
 			perPart[strings.ToLower(s.part)] = c
 			in.roots[strings.ToLower(s.part)] = h.root
+			in.rootAt[strings.ToLower(s.part)] = h.rootAt
 			rep.AddCounts(s.part, c)
 		}
 		site := formats.Counts{}
