@@ -85,6 +85,35 @@ var RelRefKinds = []RelRefKind{
 		Evidence: "ECMA-376 Part 1 §18.3.1.36; effect not documented"},
 }
 
+// Format is the format whose parts carry the reference ("docx", "pptx",
+// "xlsx", or "any" for DrawingML elements every format uses).
+func (k RelRefKind) Format() string {
+	switch k.NS[0] {
+	case nsWordT:
+		return "docx"
+	case nsPresT:
+		return "pptx"
+	case nsSheetT:
+		return "xlsx"
+	}
+	return "any"
+}
+
+// QName is the element's usual qualified name ("w:headerReference").
+func (k RelRefKind) QName() string {
+	switch k.NS[0] {
+	case nsWordT:
+		return "w:" + k.Element
+	case nsPresT:
+		return "p:" + k.Element
+	case nsDrawingT:
+		return "a:" + k.Element
+	case nsChartT:
+		return "c:" + k.Element
+	}
+	return k.Element
+}
+
 // relRefIndex maps "namespace local attr" to a row of RelRefKinds.
 func relRefIndex() map[string]*RelRefKind {
 	m := make(map[string]*RelRefKind, 2*len(RelRefKinds))

@@ -51,6 +51,23 @@ var ContentRules = []ContentRule{
 		Evidence: "ECMA-376 Part 1 §17.4 (CT_Tbl, CT_Row); no public report; Word refuses the related table defects (docx.tc-no-final-p, docx.tr-no-tc, docx.tbl-in-p), so this is worth fixing"},
 }
 
+// MarkRules are the Word rules about ids that are not references into
+// another part: bookmarks, paragraph ids, comment durable ids.
+var MarkRules = []ContentRule{
+	{Code: CodeBookmarkUnpaired, Grade: formats.Warning,
+		When:     "a w:bookmarkStart without the w:bookmarkEnd of its id in the same part, or two bookmarks of one name (a w:bookmarkEnd without its start: info)",
+		Effect:   "Word drops the bookmark; fields and links that use it break",
+		Evidence: "ECMA-376 Part 1 §17.13.6; Word's reaction not documented"},
+	{Code: CodeParaIDRange, Grade: formats.Warning,
+		When:     "a w14:paraId or w14:textId that is not a hexadecimal number from 1 to 7FFFFFFF (textId 77777777 aside)",
+		Effect:   "not documented",
+		Evidence: "[MS-OI29500] §2.6.2.3 (\"values MUST be greater than 0 and less than 0x80000000\"); plutext/docx4j#129 (a generator fixed for exceeding it)"},
+	{Code: CodeDurableIDRange, Grade: formats.Fatal,
+		When:     "a w16cid:durableId or w16cex:durableId of 7FFFFFFF or more (commentsIds.xml, commentsExtensible.xml)",
+		Effect:   "Word reports an error",
+		Evidence: "ONLYOFFICE/sdkjs#837 (\"numbers greater than 0x7FFFFFFE cause MS Office errors\"); superdoc/docx-editor#424 (Word rejects durableId values above 2^31)"},
+}
+
 // runLevel reports whether an element of kind k (local name local) belongs
 // inside a paragraph: runs, hyperlinks, simple fields, smart tags, run
 // content. Tracked-change wrappers (w:ins, w:del, w:moveFrom, w:moveTo)

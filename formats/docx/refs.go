@@ -79,7 +79,7 @@ var (
 	refStyle = &IDRefKind{Name: "style", Elements: []string{"pStyle", "rStyle", "tblStyle"}, Attr: "val",
 		Defined: "w:style in styles.xml", Code: CodeStyleUndefined, Grade: formats.Warning,
 		Effect:   "Word opens the document and formats the text with the default style instead",
-		Evidence: "ECMA-376 Part 1 §17.7.4.17: a reference to a missing style is ignored and the default applies; Word tolerates it (issue #13)"}
+		Evidence: "ECMA-376 Part 1 §17.7.4.17 (pStyle: a styleId that names no style is ignored and the default style applies); no report of Word refusing or repairing a document for it was found"}
 	// IDRefKinds lists the kinds checked in the story parts.
 	IDRefKinds = []*IDRefKind{refComment, refFootnote, refEndnote, refNum, refStyle}
 )

@@ -40,7 +40,7 @@ var ContentRules = []ContentRule{
 		Evidence: "ECMA-376 Part 1 §19.3.1.12 (ids unique in the slide); gitbrent/PptxGenJS#1532 (PptxGenJS writes duplicates with a table and a shape; no repair reported); healthy real decks carry them (docx4j_AutoShapes-187slides, oxsdk_3dtestdash), so PowerPoint tolerates them: info"},
 	{Code: CodeShapeTree, Grade: formats.Warning,
 		When:     "a p:spTree or p:grpSp whose first children are not p:nvGrpSpPr and p:grpSpPr, with a child after p:extLst, or with a child that is not a shape (p:sp, p:grpSp, p:graphicFrame, p:cxnSp, p:pic, p:contentPart, mc:AlternateContent)",
-		Evidence: "ECMA-376 Part 1 §19.3.1.22 (CT_GroupShape); scanny/python-pptx#245 (\"append works often, but working can be client specific\": python-pptx inserts shapes before p:extLst); PowerPoint's reaction not documented"},
+		Evidence: "ECMA-376 Part 1 §19.3.1.22 (CT_GroupShape); python-openxml/python-docx#245 (scanny: appending \"often will work\" but \"working can be client specific\", so the python-openxml libraries insert in schema order; python-pptx adds shapes before p:extLst); PowerPoint's reaction not documented"},
 }
 
 // Presentation-level rules that are not content models (VALIDATION.md
@@ -53,6 +53,10 @@ var (
 		When:     "a p:sldMasterId or p:sldLayoutId whose id is missing, not a number, below 2147483648, or shared with another master or layout",
 		Evidence: "ECMA-376 Part 1 §19.7.13, §19.7.15 (ST_SlideMasterId, ST_SlideLayoutId ≥ 2147483648; one id space for masters and layouts); every real deck keeps to it; PowerPoint's reaction not documented"}
 )
+
+// ReferenceRules are the PowerPoint reference rules of round 2 (the slide
+// list's own checks, pptx.sldid-*, are older and listed in VALIDATION.md).
+var ReferenceRules = []ContentRule{ruleSlideNoLayout, ruleMasterID}
 
 // maxPositiveCoordinate is ST_PositiveCoordinate's maximum (EMU).
 const maxPositiveCoordinate = 27273042316900
