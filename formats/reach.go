@@ -21,25 +21,35 @@ import (
 // through an r:* attribute (r:id, r:embed, r:link, r:dm…). A relationship
 // of one of these types that no attribute names is unused; the other
 // types (styles, settings, theme, numbering, comments, footnotes,
-// calcChain, customXml…) are used by their type alone.
-var explicitRelTypes = map[string]bool{
-	"image": true, "hyperlink": true, "header": true, "footer": true, "chart": true, "chartUserShapes": true,
-	"oleObject": true, "package": true, "video": true, "audio": true, "media": true,
-	"diagramData": true, "diagramLayout": true, "diagramQuickStyle": true, "diagramColors": true,
-	"slide": true, "slideMaster": true, "notesMaster": true, "handoutMaster": true,
-	"worksheet": true, "chartsheet": true, "dialogsheet": true, "drawing": true, "vmlDrawing": true,
-	"table": true, "externalLink": true, "pivotCacheDefinition": true, "control": true, "tags": true,
-	"font": true, "aFChunk": true, "subDocument": true,
+// calcChain, customXml, slideLayout…) are used by their type alone. The
+// value says from which source the type is explicit: "" from any part,
+// "main" only from the main part (a layout's slideMaster relationship and a
+// pivot table's cache relationship are implicit), "notes" from any part
+// but a notes slide (whose slide relationship is implicit).
+var explicitRelTypes = map[string]string{
+	"image": "", "hyperlink": "", "header": "", "footer": "", "chart": "", "chartUserShapes": "",
+	"oleObject": "", "package": "", "video": "", "audio": "", "media": "",
+	"diagramData": "", "diagramLayout": "", "diagramQuickStyle": "", "diagramColors": "",
+	"drawing": "", "vmlDrawing": "", "table": "", "control": "", "tags": "", "font": "", "aFChunk": "", "subDocument": "",
+	"slide":       "notes",
+	"slideMaster": "main", "notesMaster": "main", "handoutMaster": "main",
+	"worksheet": "main", "chartsheet": "main", "dialogsheet": "main", "externalLink": "main", "pivotCacheDefinition": "main",
 }
 
 // unusedRel reports whether relationship r of source is never named by an
 // r:* attribute of the source part, as far as a complete scan of the part
 // can tell. Relationships of implicit types are always "used".
 func (p *Package) unusedRel(source string, r Rel) bool {
-	if source == "" || !explicitRelTypes[lastSeg(r.Type)] {
+	from, explicit := explicitRelTypes[lastSeg(r.Type)]
+	key := normPart(source)
+	switch {
+	case source == "" || !explicit:
+		return false
+	case from == "main" && key != normPart(p.MainPart):
+		return false
+	case from == "notes" && strings.Contains(key, "/notesslides/"):
 		return false
 	}
-	key := normPart(source)
 	// Only a completely scanned XML part tells: VML parts name their
 	// images with o:relid, outside the relationships namespace.
 	if !p.complete[key] || !strings.HasSuffix(key, ".xml") {

@@ -164,6 +164,18 @@ func TestRelTargetMissingUnused(t *testing.T) {
 	if len(got) != 1 || got[0].Grade != Warning || !strings.Contains(got[0].Message, "uses rId5") {
 		t.Fatalf("unused: %v", got)
 	}
+	// A type explicit only from the main part (a slide master, named by
+	// p:sldMasterId) is implicit elsewhere (a layout's master): still fatal
+	// from another part.
+	hdr := map[string]string{
+		"word/header1.xml":            `<w:hdr xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:p/></w:hdr>`,
+		"word/_rels/header1.xml.rels": tRels(tRel("rId1", "slideMaster", "gone.xml")),
+	}
+	sect := `<w:p/><w:sectPr><w:headerReference w:type="default" r:id="rId1"/></w:sectPr>`
+	got = findCode(inspectName(t, testdoc.ZipMap(wordParts(sect, "", tRel("rId1", "header", "header1.xml"), hdr)), "a.docx"), CodeRelsTargetMissing)
+	if len(got) != 1 || got[0].Grade != Fatal {
+		t.Fatalf("implicit from a non-main part: %v", got)
+	}
 	// An implicit relationship (styles) is used by its type: still fatal.
 	got = findCode(inspectName(t, testdoc.ZipMap(wordParts(`<w:p/>`, "", tRel("rId6", "styles", "styles.xml"), nil)), "a.docx"), CodeRelsTargetMissing)
 	if len(got) != 1 || got[0].Grade != Fatal {

@@ -123,7 +123,7 @@ func (h *storyHandler) checkPlace(e *formats.Element, k kind, parent int) {
 	case (k == kTr && hk != kTbl) || (k == kTc && hk != kTr) || ((k == kP || k == kTbl) && (hk == kTbl || hk == kTr)):
 		in := containerWords(h, host)
 		h.add(formats.Finding{Code: CodeTableStructure, Grade: formats.Warning, Part: h.part, Line: e.Line, Column: e.Column, Locator: e.Locator(),
-			Anchor:  fmt.Sprintf("<%s> in %s after paragraph %q", e.QName(), in, h.lastPara),
+			Anchor:  fmt.Sprintf("<%s> misplaced after paragraph %q", e.QName(), h.lastPara),
 			Message: fmt.Sprintf("<%s> sits directly in %s; a table holds rows (<w:tr>), a row holds cells (<w:tc>), a cell holds paragraphs and tables. Word's reaction is not documented for this case", e.QName(), in),
 			Fix:     tableFix(k)})
 	}
