@@ -69,8 +69,10 @@ type treeState struct {
 	reports int
 }
 
-// paraState follows the children of an a:p.
+// paraState follows the children of the open a:p (paragraphs do not
+// nest, so one state per part handler is enough).
 type paraState struct {
+	depth   int  // the a:p's depth (0: none open)
 	content bool // a child other than a:pPr was seen
 	ended   bool // a:endParaRPr was seen
 }
@@ -89,8 +91,8 @@ func (h *partHandler) drawingStart(e *formats.Element) {
 	if st, ok := parent.Data.(*treeState); ok {
 		h.treeChild(e, st)
 	}
-	if ps, ok := parent.Data.(*paraState); ok && e.Is(e.Name.Local, nsA...) {
-		h.paraChild(e, ps)
+	if h.para.depth > 0 && e.Depth == h.para.depth+1 && e.Is(e.Name.Local, nsA...) {
+		h.paraChild(e, &h.para)
 	}
 	if !e.Is(e.Name.Local, nsA...) {
 		if e.Is("cNvPr", nsP...) && h.fallback == 0 {
@@ -247,14 +249,15 @@ func (h *partHandler) treeChild(e *formats.Element, st *treeState) {
 // a:endParaRPr.
 func (h *partHandler) paraChild(e *formats.Element, ps *paraState) {
 	local := e.Name.Local
-	where := shapeOf(e)
 	switch {
 	case local == "pPr" && ps.content:
+		where := shapeOf(e)
 		h.in.p.Add(formats.Finding{Code: CodeParagraphOrder, Grade: formats.Fatal, Part: h.part, Line: e.Line, Column: e.Column, Locator: e.Locator(),
 			Anchor:  where + " pPr not first",
 			Message: fmt.Sprintf("a paragraph of %s has its <a:pPr> after its runs; the paragraph properties must be the first child of <a:p>, and PowerPoint reports an error", where),
 			Fix:     "move the <a:pPr …> element to the start of the <a:p> (merge it with an existing first <a:pPr>)"})
 	case ps.ended && local != "endParaRPr" && local != "extLst":
+		where := shapeOf(e)
 		h.in.p.Add(formats.Finding{Code: CodeParagraphOrder, Grade: formats.Error, Part: h.part, Line: e.Line, Column: e.Column, Locator: e.Locator(),
 			Anchor:  where + " after endParaRPr " + local,
 			Message: fmt.Sprintf("a paragraph of %s has <%s> after its <a:endParaRPr>; PowerPoint does not show content placed after the end-of-paragraph properties", where, e.QName()),

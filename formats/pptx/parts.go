@@ -31,6 +31,7 @@ type partHandler struct {
 	master                   *seqCheck
 	shapeIDs                 map[string]string // p:cNvPr id → shape name
 	layoutIDs                []masterID        // p:sldLayoutId entries of a slide master
+	para                     paraState         // the open a:p
 }
 
 func newPartHandler(in *inspector, part string, count bool) *partHandler {
@@ -70,7 +71,9 @@ func (h *partHandler) Start(e *formats.Element) {
 		if h.counting() {
 			h.paragraphs++
 		}
-		e.Data = &paraState{}
+		if h.fallback == 0 {
+			h.para = paraState{depth: e.Depth}
+		}
 		if e.Parent != nil {
 			if st, ok := e.Parent.Data.(*txState); ok {
 				st.hasP = true
@@ -106,6 +109,9 @@ func (h *partHandler) Start(e *formats.Element) {
 
 // End implements formats.Handler.
 func (h *partHandler) End(e *formats.Element) {
+	if h.para.depth == e.Depth && e.Is("p", nsA...) {
+		h.para = paraState{}
+	}
 	if e.Is("Fallback", NSMarkupCompat) {
 		h.fallback--
 		return

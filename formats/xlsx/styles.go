@@ -63,14 +63,32 @@ type stylesHandler struct {
 	formats.NopHandler
 	s    *styles
 	refs []xfRef
+	done map[string]bool // lists whose end tag was read
 }
 
-// xfRef is one index an xf or cellStyle of styles.xml uses.
+func (h *stylesHandler) End(e *formats.Element) {
+	if e.Depth == 2 {
+		if h.done == nil {
+			h.done = map[string]bool{}
+		}
+		h.done[e.Name.Local] = true
+	}
+}
+
+// xfRef is one index an xf or cellStyle of styles.xml uses that names an
+// entry of a list not read yet (styles.xml in schema order lists fonts,
+// fills, borders and cellStyleXfs before the formats, so this is rare) or
+// that is already known to be undefined.
 type xfRef struct {
 	kind      *StyleRefKind
 	value     string
 	loc       string
 	line, col int
+}
+
+// listDone reports whether the list kind k points into was read to its end.
+func (h *stylesHandler) listDone(k *StyleRefKind) bool {
+	return h.done[k.Space]
 }
 
 func (h *stylesHandler) Start(e *formats.Element) {
@@ -96,7 +114,7 @@ func (h *stylesHandler) Start(e *formats.Element) {
 			}
 		case "cellStyles":
 			if v, ok := attr(e, "xfId"); ok {
-				h.refs = append(h.refs, xfRef{refXfID, v, e.Locator(), e.Line, e.Column})
+				h.ref(refXfID, v, e)
 			}
 		}
 	}
@@ -117,9 +135,26 @@ func (h *stylesHandler) xfRefs(e *formats.Element, cell bool) {
 			continue
 		}
 		if v, ok := attr(e, k.a); ok {
-			h.refs = append(h.refs, xfRef{k.kind, v, e.Locator(), e.Line, e.Column})
+			h.ref(k.kind, v, e)
 		}
 	}
+}
+
+// ref keeps an index for the final check unless it is already known to
+// be valid (the common case: no locator is built then).
+func (h *stylesHandler) ref(k *StyleRefKind, v string, e *formats.Element) {
+	if k != refNumFmt && h.listDone(k) && h.s.valid(k, v) {
+		return
+	}
+	if k == refNumFmt && h.done["numFmts"] && h.s.valid(k, v) {
+		return
+	}
+	if k == refNumFmt {
+		if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && n >= 0 && n < 164 {
+			return // built in
+		}
+	}
+	h.refs = append(h.refs, xfRef{k, v, e.Locator(), e.Line, e.Column})
 }
 
 // space returns the size of the list kind k points into.
