@@ -245,10 +245,8 @@ func getW(e *formats.Element, local string) (string, bool) {
 // kinds whose definitions are known.
 func scanDefs(ctx context.Context, p *formats.Package, rels *formats.Rels, x *idIndex, storyDefs map[*IDRefKind]string, broken map[*IDRefKind]bool) []formats.Finding {
 	first := func(typ string) string {
-		for _, r := range rels.ByType(typ) {
-			if !r.External && r.Resolved != "" && p.Has(r.Resolved) {
-				return p.Entry(r.Resolved).Part
-			}
+		if parts := relatedParts(p, rels, typ); len(parts) > 0 {
+			return parts[0]
 		}
 		return ""
 	}
@@ -345,15 +343,10 @@ func (h *durableHandler) Start(e *formats.Element) {
 // checkDurableIDs scans the comment id parts of the main part.
 func checkDurableIDs(ctx context.Context, p *formats.Package, rels *formats.Rels) []formats.Finding {
 	var out []formats.Finding
-	for _, typ := range []string{"commentsIds", "commentsExtensible"} {
-		for _, r := range rels.ByType(typ) {
-			if r.External || r.Resolved == "" || !p.Has(r.Resolved) {
-				continue
-			}
-			h := &durableHandler{part: p.Entry(r.Resolved).Part}
-			p.ScanPart(ctx, h.part, h)
-			out = append(out, h.found...)
-		}
+	for _, part := range relatedParts(p, rels, "commentsIds", "commentsExtensible") {
+		h := &durableHandler{part: part}
+		p.ScanPart(ctx, part, h)
+		out = append(out, h.found...)
 	}
 	return out
 }

@@ -44,12 +44,7 @@ func TestReferencesAndContentModel(t *testing.T) {
 	fn := func(id string) string {
 		return `<w:p><w:r><w:t>Price</w:t></w:r><w:r><w:footnoteReference w:id="` + id + `"/></w:r></w:p>`
 	}
-	cases := []struct {
-		name string
-		pkg  pkg
-		want map[string]formats.Grade
-		msg  string
-	}{
+	cases := []checkCase{
 		{"comment reference to a missing comment", pkg{body: commented("1"), stories: []story{comments("0", "11")}},
 			map[string]formats.Grade{docx.CodeCommentUndefined: formats.Fatal}, `names comment "1", but word/comments.xml defines no comment with id "1" (defined: 0, 11) (3 references`},
 		{"near miss: comment defined", pkg{body: commented("11"), stories: []story{comments("0", "11")}}, nil, ""},
@@ -86,36 +81,7 @@ func TestReferencesAndContentModel(t *testing.T) {
 			map[string]formats.Grade{docx.CodeParaIDRange: formats.Warning}, "w14:paraId=8A0B1C2D"},
 		{"near miss: paragraph ids in range", pkg{body: `<w:p w14:paraId="1A0B1C2D" w14:textId="77777777"/>`}, nil, ""},
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			rep := run(t, tc.pkg.build(t))
-			got := docxFindings(rep)
-			counts := map[string]int{}
-			for _, f := range got {
-				counts[f.Code]++
-				if want, ok := tc.want[f.Code]; ok && f.Grade != want {
-					t.Errorf("%s graded %s, want %s", f.Code, f.Grade, want)
-				}
-				if f.Message == "" || f.Fix == "" || f.Anchor == "" || f.Line == 0 || f.Column == 0 || f.Locator == "" {
-					t.Errorf("incomplete finding: %+v", f)
-				}
-			}
-			for code := range tc.want {
-				if counts[code] != 1 {
-					t.Errorf("%s found %d times, want once: %v", code, counts[code], got)
-				}
-			}
-			if len(got) != len(tc.want) {
-				t.Errorf("got %v, want %v", got, tc.want)
-			}
-			if tc.msg != "" && (len(got) == 0 || !strings.Contains(got[0].Message, tc.msg)) {
-				t.Errorf("message %v does not contain %q", got, tc.msg)
-			}
-			if tc.want == nil && rep.Fatal() {
-				t.Errorf("near miss is fatal: %v", rep.Findings)
-			}
-		})
-	}
+	runChecks(t, cases)
 }
 
 // TestDurableIDs: comment durable ids of 7FFFFFFF and above are fatal.
