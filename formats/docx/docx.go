@@ -7,8 +7,11 @@
 // paragraphs, nested tables) and runs the Word checks of DEFECTS.md (cell
 // without a final paragraph, row without cells, table without rows, run
 // content outside a run, table inside a paragraph, duplicate drawing ids
-// involving a shape). The numbering part is scanned for w:num entries whose
-// abstract numbering is missing.
+// involving a shape), the reference checks of refs.go (comments, notes,
+// numbering, styles, bookmarks, paragraph and durable ids: IDRefKinds,
+// MarkRules) and the content models of model.go (ContentRules: runs outside
+// paragraphs, paragraphs in paragraphs, table structure). The numbering,
+// styles and settings parts are scanned for the ids they define.
 //
 // Counting rules (the same as the independent counter the tests were
 // verified with):

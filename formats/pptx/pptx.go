@@ -7,7 +7,10 @@
 // structure (slides, paragraphs, runs, tables, notes) and runs the
 // PowerPoint checks of DEFECTS.md: presentation.xml and slide-master child
 // order, slide-list integrity, text bodies without paragraphs, preset
-// geometry names and notes slides without a notes master. Package-level
+// geometry names and notes slides without a notes master, and the rules of
+// drawing.go (ContentRules, ReferenceRules: adjust-guide names, DrawingML
+// numbers, paragraph child order, shape trees, shape, master and layout ids,
+// slides without a layout). Package-level
 // checks (content types, relationships, XML well-formedness) are the core's
 // (formats.Package.ScanRest) and are not repeated here.
 package pptx

@@ -11,7 +11,10 @@
 // indexes, cell values and text lengths, merged ranges, tables, row and
 // cell order, worksheet child order, formulas (separators, localized
 // names, LET/LAMBDA parameters, future-function prefixes, dynamic-array
-// metadata), data validation limits and manual calculation. Each check
+// metadata), data validation limits and manual calculation; style indexes
+// against styles.xml (styles.go: StyleRefKinds), sheet ids, defined-name
+// scopes, table headers, pivot caches, empty containers and references
+// beyond the grid (model.go: WorkbookRules, ContainerRules). Each check
 // cites its evidence where it is emitted.
 package xlsx
 
