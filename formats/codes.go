@@ -21,6 +21,12 @@ const (
 	CodeZipNoEntries    = "zip.no-entries"
 	CodePackageUnknown  = "package.unknown-format"
 	CodeMainPartMissing = "package.main-part-missing"
+	// CodeExtensionMismatch: the main part's content type is not the one
+	// the file extension promises (a template saved as .docx).
+	CodeExtensionMismatch = "package.extension-mismatch"
+	// CodeOrphanPart: a part no relationship reaches; the application never
+	// reads it. Findings inside it are graded as warnings.
+	CodeOrphanPart = "package.orphan-part"
 
 	// Content types ([Content_Types].xml), OPC part 2 §10.1.2.
 	CodeCTMissing           = "ct.missing"
@@ -40,6 +46,9 @@ const (
 	CodeRelsMalformed     = "rels.malformed"
 	CodeRelsOrphanPart    = "rels.orphan-part"
 	CodeRelsDuplicateCore = "rels.duplicate-core-properties"
+	// CodeRelsWrongType: an r:id/r:embed naming a relationship of a type
+	// its element cannot use (refkinds.go).
+	CodeRelsWrongType = "rels.wrong-type"
 
 	// XML, for every part.
 	CodeXMLNotWellFormed   = "xml.not-well-formed"

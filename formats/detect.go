@@ -40,6 +40,7 @@ const (
 func (p *Package) detect(ctx context.Context) {
 	if p.isHWPX() {
 		p.Format, p.Flavor = HWPX, "hwpx"
+		p.checkExtension()
 		return
 	}
 	p.parseContentTypes(ctx)
@@ -133,6 +134,7 @@ func (p *Package) detect(ctx context.Context) {
 	if p.Strict && p.Flavor != "" {
 		p.Flavor += "-strict"
 	}
+	p.checkExtension()
 }
 
 func expectedMain(f Format) string {
@@ -285,6 +287,19 @@ func (p *Package) checkOPC(ctx context.Context) {
 				continue
 			}
 			if !p.Has(r.Resolved) {
+				if p.unusedRel(src, r) {
+					// A relationship of a type used only through r:id that no
+					// attribute of its source names: the application never
+					// follows it. Word opens documents whose header
+					// relationships point at missing parts no section uses
+					// (python-openxml/python-docx#1219, 1C-generated files);
+					// Excel opens workbooks whose sheets relate missing
+					// drawings (xlnt-community/xlnt#165). Warning.
+					p.Add(Finding{Code: CodeRelsTargetMissing, Grade: Warning, Part: rels.Part, Line: r.Line, Column: r.Column, Anchor: r.ID + "→" + r.Resolved,
+						Message: fmt.Sprintf("relationship %s (%s) points to %s, which is not in the package; nothing in %s uses %s, so the application ignores it", r.ID, lastSeg(r.Type), r.Resolved, src, r.ID),
+						Fix:     fmt.Sprintf("remove relationship %s from %s (or restore %s)", r.ID, rels.Part, r.Resolved)})
+					continue
+				}
 				// A relationship to a missing internal part: Word, Excel and
 				// PowerPoint report unreadable content and repair or refuse
 				// (confirmed; DEFECTS.md package table).
@@ -308,7 +323,9 @@ func (p *Package) checkOPC(ctx context.Context) {
 		}
 	}
 	// r:id / r:embed / r:link … must name a relationship of the part's own
-	// .rels (anthropics/skills#1060: an undefined r:id → repair).
+	// .rels (anthropics/skills#1060: an undefined r:id → repair), of a type
+	// the element can use (refkinds.go).
+	kinds := relRefIndex()
 	for _, part := range p.Parts() {
 		refs := p.refs[normPart(part)]
 		if len(refs) == 0 {
@@ -319,7 +336,11 @@ func (p *Package) checkOPC(ctx context.Context) {
 			rels = p.RelsOf(ctx, part)
 		}
 		for _, ref := range refs {
-			if ref.id == "" || rels.ByID(ref.id) != nil {
+			if ref.id == "" {
+				continue
+			}
+			if r := rels.ByID(ref.id); r != nil {
+				p.checkRefType(kinds, part, ref, r)
 				continue
 			}
 			where := "its relationships part " + RelsPartOf(part)

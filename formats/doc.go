@@ -3,7 +3,9 @@
 //
 // It holds the shared package reader (zip under explicit limits, content
 // types, relationships, an XML scanner that reports part, line and column),
-// the Finding/Grade/Counts/Site types, and one sub-package per format: docx,
+// the Finding/Grade/Counts/Site types, the package-level checks (content
+// types, relationships and their types, type agreement of content and file
+// extension, reachability), and one sub-package per format: docx,
 // pptx, xlsx and hwpx, each with its validators and structure counter.
 // formats/inspect wires the four together behind one call.
 package formats

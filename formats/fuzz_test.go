@@ -17,22 +17,12 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/editaudit/editaudit/internal/testdoc"
 )
 
 // fuzzZip builds a zip from name/content pairs (deflated).
-func fuzzZip(parts ...string) []byte {
-	var b bytes.Buffer
-	zw := zip.NewWriter(&b)
-	for i := 0; i+1 < len(parts); i += 2 {
-		w, err := zw.Create(parts[i])
-		if err != nil {
-			panic(err)
-		}
-		w.Write([]byte(parts[i+1]))
-	}
-	zw.Close()
-	return b.Bytes()
-}
+func fuzzZip(parts ...string) []byte { return testdoc.Pairs(parts...) }
 
 const (
 	fzCT   = `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/ppt/presentation.xml" ContentType="application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml"/></Types>`

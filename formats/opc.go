@@ -28,6 +28,8 @@ type ContentTypes struct {
 	Overrides map[string]string
 	// OverrideNames keeps each Override's PartName as written.
 	OverrideNames map[string]string
+	// OverrideAt is where each Override was written (line, column).
+	OverrideAt map[string][2]int
 }
 
 // Resolve returns a part's content type: its Override, else the Default for
@@ -196,9 +198,11 @@ func ResolveTarget(source, target string) string {
 	return strings.TrimPrefix(r, "/")
 }
 
-// relRef is one r:id-style attribute seen in a part.
+// relRef is one r:id-style attribute seen in a part, with the element
+// that carries it (for the relationship-type check of refkinds.go).
 type relRef struct {
 	attr, id, loc string
+	elemNS, elem  string
 	line, col     int
 }
 
@@ -213,7 +217,7 @@ func (h *refHandler) Start(e *Element) {
 	for _, a := range e.Attr {
 		for _, ns := range h.relNS {
 			if a.Name.Space == ns {
-				h.refs = append(h.refs, relRef{attr: "r:" + a.Name.Local, id: a.Value, loc: e.Locator(), line: e.Line, col: e.Column})
+				h.refs = append(h.refs, relRef{attr: "r:" + a.Name.Local, id: a.Value, loc: e.Locator(), elemNS: e.Name.Space, elem: e.Name.Local, line: e.Line, col: e.Column})
 			}
 		}
 	}
@@ -238,7 +242,7 @@ func (p *Package) parseContentTypes(ctx context.Context) {
 	if e == nil {
 		return
 	}
-	ct := &ContentTypes{Defaults: map[string]string{}, Overrides: map[string]string{}, OverrideNames: map[string]string{}}
+	ct := &ContentTypes{Defaults: map[string]string{}, Overrides: map[string]string{}, OverrideNames: map[string]string{}, OverrideAt: map[string][2]int{}}
 	h := &ctHandler{ct: ct, p: p, part: e.Part}
 	p.ScanPart(ctx, e.Part, h)
 	p.ContentTypes = ct
@@ -290,5 +294,6 @@ func (h *ctHandler) Start(e *Element) {
 		}
 		h.ct.Overrides[k] = typ
 		h.ct.OverrideNames[k] = name
+		h.ct.OverrideAt[k] = [2]int{e.Line, e.Column}
 	}
 }

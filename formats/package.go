@@ -69,6 +69,7 @@ type Package struct {
 	total       int64
 	scanned     map[string]bool
 	refs        map[string][]relRef // part → r:id references seen while scanning
+	complete    map[string]bool     // part → its scan read it to the end
 	relsSources []string
 }
 
@@ -100,7 +101,7 @@ func normPart(name string) string {
 func Open(ctx context.Context, ra io.ReaderAt, size int64, name string, lim Limits) (*Package, error) {
 	p := &Package{Name: name, Format: Unknown, Size: size, Limits: lim,
 		byPart: map[string]*Entry{}, rels: map[string]*Rels{}, relsRead: map[string]bool{},
-		scanned: map[string]bool{}, refs: map[string][]relRef{}}
+		scanned: map[string]bool{}, refs: map[string][]relRef{}, complete: map[string]bool{}}
 	if size > lim.MaxFileSize {
 		p.Add(Finding{Code: CodeZipLimit, Grade: Fatal, Anchor: "file-size",
 			Message: fmt.Sprintf("the file is %d bytes, over the %d-byte limit; it was not read", size, lim.MaxFileSize),
@@ -496,6 +497,7 @@ func (p *Package) ScanPart(ctx context.Context, part string, h Handler) ScanResu
 	}
 	p.findings = append(p.findings, res.Findings...)
 	p.refs[key] = rh.refs
+	p.complete[key] = res.Complete
 	return res
 }
 
@@ -563,6 +565,7 @@ func (p *Package) ScanRest(ctx context.Context) error {
 	}
 	if opc {
 		p.checkOPC(ctx)
+		p.gradeOrphans()
 	}
 	return nil
 }

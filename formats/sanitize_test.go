@@ -7,21 +7,17 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/editaudit/editaudit/internal/testdoc"
 )
 
 func zipOf(t *testing.T, parts [][2]string) []byte {
 	t.Helper()
-	var b bytes.Buffer
-	zw := zip.NewWriter(&b)
-	for _, p := range parts {
-		w, err := zw.Create(p[0])
-		if err != nil {
-			t.Fatal(err)
-		}
-		io.WriteString(w, p[1])
+	ps := make([]testdoc.Part, len(parts))
+	for i, p := range parts {
+		ps[i] = testdoc.Part{Name: p[0], Data: p[1]}
 	}
-	zw.Close()
-	return b.Bytes()
+	return testdoc.Zip(ps...)
 }
 
 func TestSanitize(t *testing.T) {

@@ -39,13 +39,24 @@ func (h *commentsExHandler) Start(e *formats.Element) {
 // checkCommentsEx scans the comment-extension parts of the main part.
 func checkCommentsEx(ctx context.Context, p *formats.Package, rels *formats.Rels) []formats.Finding {
 	var out []formats.Finding
-	for _, r := range rels.ByType("commentsExtended") {
-		if r.External || r.Resolved == "" || !p.Has(r.Resolved) {
-			continue
-		}
-		h := &commentsExHandler{part: p.Entry(r.Resolved).Part}
-		p.ScanPart(ctx, h.part, h)
+	for _, part := range relatedParts(p, rels, "commentsExtended") {
+		h := &commentsExHandler{part: part}
+		p.ScanPart(ctx, part, h)
 		out = append(out, h.found...)
+	}
+	return out
+}
+
+// relatedParts returns the parts in the package that relationships of the
+// given types (last segment) point to, in relationship order.
+func relatedParts(p *formats.Package, rels *formats.Rels, types ...string) []string {
+	var out []string
+	for _, typ := range types {
+		for _, r := range rels.ByType(typ) {
+			if !r.External && r.Resolved != "" && p.Has(r.Resolved) {
+				out = append(out, p.Entry(r.Resolved).Part)
+			}
+		}
 	}
 	return out
 }

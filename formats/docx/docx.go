@@ -7,8 +7,11 @@
 // paragraphs, nested tables) and runs the Word checks of DEFECTS.md (cell
 // without a final paragraph, row without cells, table without rows, run
 // content outside a run, table inside a paragraph, duplicate drawing ids
-// involving a shape). The numbering part is scanned for w:num entries whose
-// abstract numbering is missing.
+// involving a shape), the reference checks of refs.go (comments, notes,
+// numbering, styles, bookmarks, paragraph and durable ids: IDRefKinds,
+// MarkRules) and the content models of model.go (ContentRules: runs outside
+// paragraphs, paragraphs in paragraphs, table structure). The numbering,
+// styles and settings parts are scanned for the ids they define.
 //
 // Counting rules (the same as the independent counter the tests were
 // verified with):
@@ -75,13 +78,26 @@ func Inspect(ctx context.Context, p *formats.Package, rep *formats.Report) error
 	rels := p.RelsOf(ctx, p.MainPart)
 	parts := storyParts(p, rels)
 	ids := &docPrIndex{}
+	refs := newIDIndex()
+	// storyDefs: the comments and notes parts read to the end, by kind;
+	// broken: the kinds whose defining part did not parse.
+	storyDefs := map[*IDRefKind]string{}
+	broken := map[*IDRefKind]bool{}
 	for _, part := range parts {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		label := partLabel(p.MainPart, part)
-		h := newStoryHandler(part, label, p.Limits.MaxFindingsPerCode, ids)
-		p.ScanPart(ctx, part, h)
+		h := newStoryHandler(part, label, p.Limits.MaxFindingsPerCode, ids, refs)
+		res := p.ScanPart(ctx, part, h)
+		if h.defKind != nil {
+			if res.Complete {
+				storyDefs[h.defKind] = part
+			} else {
+				broken[h.defKind] = true
+			}
+		}
+		h.marks.report(h)
 		h.finish(rep)
 		for _, f := range h.findings {
 			p.Add(f)
@@ -93,13 +109,17 @@ func Inspect(ctx context.Context, p *formats.Package, rep *formats.Report) error
 	for _, f := range checkCommentsEx(ctx, p, rels) {
 		p.Add(f)
 	}
-	for _, r := range rels.ByType("numbering") {
-		if r.External || r.Resolved == "" || !p.Has(r.Resolved) {
-			continue
-		}
-		for _, f := range checkNumbering(ctx, p, p.Entry(r.Resolved).Part) {
-			p.Add(f)
-		}
+	for k := range broken {
+		delete(storyDefs, k)
+	}
+	for _, f := range scanDefs(ctx, p, rels, refs, storyDefs, broken) {
+		p.Add(f)
+	}
+	for _, f := range refs.findings() {
+		p.Add(f)
+	}
+	for _, f := range checkDurableIDs(ctx, p, rels) {
+		p.Add(f)
 	}
 	return ctx.Err()
 }

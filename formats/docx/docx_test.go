@@ -5,13 +5,13 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"sort"
 	"strings"
 	"testing"
 
 	"github.com/editaudit/editaudit/formats"
 	"github.com/editaudit/editaudit/formats/docx"
 	"github.com/editaudit/editaudit/formats/inspect"
+	"github.com/editaudit/editaudit/internal/testdoc"
 )
 
 const (
@@ -21,35 +21,10 @@ const (
 		`xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape" ` +
 		`xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" ` +
 		`xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" ` +
-		`xmlns:v="urn:schemas-microsoft-com:vml"`
+		`xmlns:v="urn:schemas-microsoft-com:vml" xmlns:w14="http://schemas.microsoft.com/office/word/2010/wordml"`
 	relBase = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/"
 	ctBase  = "application/vnd.openxmlformats-officedocument.wordprocessingml."
 )
-
-// zipParts writes parts into a zip in sorted name order (deterministic).
-func zipParts(t testing.TB, parts map[string]string) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	names := make([]string, 0, len(parts))
-	for n := range parts {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		w, err := zw.Create(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := w.Write([]byte(parts[n])); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
 
 // pkg describes a minimal Word package: the body's inner XML, and
 // optionally story parts related to the main part (name → full XML, keyed
@@ -84,7 +59,7 @@ func (p pkg) build(t testing.TB) []byte {
 	}
 	parts["word/_rels/document.xml.rels"] = rels + `</Relationships>`
 	parts["[Content_Types].xml"] = ct + `</Types>`
-	return zipParts(t, parts)
+	return testdoc.ZipMap(parts)
 }
 
 func run(t testing.TB, data []byte) *formats.Report {
@@ -153,12 +128,7 @@ const abstract0 = `<w:abstractNum w:abstractNumId="0"><w:lvl w:ilvl="0"><w:numFm
 // TestChecks: each check triggers on a minimal package and stays silent on
 // a near miss.
 func TestChecks(t *testing.T) {
-	cases := []struct {
-		name string
-		pkg  pkg
-		want map[string]formats.Grade // code → grade; exactly these docx.* codes, once each
-		msg  string                   // a substring of the first finding's message
-	}{
+	cases := []checkCase{
 		// docx.tc-no-final-p
 		{"cell ends with nested table", pkg{body: table(para+inner) + para},
 			map[string]formats.Grade{docx.CodeTcNoFinalP: formats.Fatal}, "body table 1, row 1, cell 1 ends with a nested table"},
@@ -167,7 +137,7 @@ func TestChecks(t *testing.T) {
 			map[string]formats.Grade{docx.CodeTcNoFinalP: formats.Fatal}, "body table 1, row 1, cell 2 has no paragraph at all"},
 		{"cell ends with content control holding a table", pkg{body: table(para+`<w:sdt><w:sdtPr/><w:sdtContent>`+inner+`</w:sdtContent></w:sdt>`) + para},
 			map[string]formats.Grade{docx.CodeTcNoFinalP: formats.Fatal}, "ends with a nested table"},
-		{"near miss: paragraph inside a content control, then bookmark end", pkg{body: table(`<w:sdt><w:sdtPr><w:alias w:val="x"/></w:sdtPr><w:sdtContent>`+para+`</w:sdtContent></w:sdt><w:bookmarkEnd w:id="0"/>`) + para}, nil, ""},
+		{"near miss: paragraph inside a content control, then bookmark end", pkg{body: `<w:bookmarkStart w:id="0" w:name="b"/>` + table(`<w:sdt><w:sdtPr><w:alias w:val="x"/></w:sdtPr><w:sdtContent>`+para+`</w:sdtContent></w:sdt><w:bookmarkEnd w:id="0"/>`) + para}, nil, ""},
 		{"cell ends with a math paragraph", pkg{body: table(para+`<m:oMathPara xmlns:m="http://schemas.openxmlformats.org/officeDocument/2006/math"/>`) + para},
 			map[string]formats.Grade{docx.CodeTcNoFinalP: formats.Fatal}, "ends with <m:oMathPara>"},
 		{"nested cell without paragraph", pkg{body: table(`<w:tbl><w:tblPr/><w:tblGrid/><w:tr><w:tc>`+tcPr+`</w:tc></w:tr></w:tbl>`+para) + para},
@@ -227,6 +197,21 @@ func TestChecks(t *testing.T) {
 			map[string]formats.Grade{docx.CodePropOrder: formats.Warning}, "nested inside another <w:pPr>"},
 		{"near miss: properties in order, w14 extension ignored", pkg{body: `<w:p><w:pPr><w:pStyle w:val="A"/><w:spacing w:after="0"/><w:jc w:val="left"/><w:rPr><w:b/><w:color w:val="FF0000"/><w:sz w:val="20"/></w:rPr></w:pPr><w:r><w:rPr><w:rFonts w:ascii="A"/><w:b/></w:rPr><w:t>x</w:t></w:r></w:p>`}, nil, ""},
 	}
+	runChecks(t, cases)
+}
+
+// checkCase is a Word package and the docx.* findings it must give.
+type checkCase struct {
+	name string
+	pkg  pkg
+	want map[string]formats.Grade // code → grade; exactly these docx.* codes, once each
+	msg  string                   // a substring of the first finding's message
+}
+
+// runChecks inspects each case: exactly the wanted docx.* codes, once
+// each, complete findings; a near miss (no code wanted) is not fatal.
+func runChecks(t *testing.T, cases []checkCase) {
+	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			rep := run(t, tc.pkg.build(t))
@@ -248,6 +233,9 @@ func TestChecks(t *testing.T) {
 			}
 			if len(got) != len(tc.want) {
 				t.Errorf("got %d docx findings, want %d: %v", len(got), len(tc.want), got)
+			}
+			if tc.want == nil && rep.Fatal() {
+				t.Errorf("near miss is fatal: %v", rep.Findings)
 			}
 			if tc.msg != "" && len(got) > 0 && !strings.Contains(got[0].Message, tc.msg) {
 				t.Errorf("message %q does not contain %q", got[0].Message, tc.msg)
@@ -386,7 +374,7 @@ func TestCountsStories(t *testing.T) {
 		rc.Close()
 		parts[f.Name] = strict.Replace(b.String())
 	}
-	rep = run(t, zipParts(t, parts))
+	rep = run(t, testdoc.ZipMap(parts))
 	if rep.Counts["tables"] != 2 || rep.Counts["nested_tables"] != 1 {
 		t.Errorf("strict counts %v", rep.Counts)
 	}

@@ -50,18 +50,26 @@ func (h *numberingHandler) End(e *formats.Element) {
 	}
 }
 
-// checkNumbering scans the numbering part and reports every w:num whose
+// numberingIDs scans the numbering part and reports every w:num whose
 // w:abstractNumId names no w:abstractNum of the part, or that has none.
 //
 // DEFECTS.md: REPAIR, single report; graded fatal as its table suggests
 // for REPAIR (Word's repair drops the list numbering). ECMA-376 part 1
 // §17.9.2: w:abstractNumId "shall" reference an existing abstract
 // numbering definition, and CT_Num requires the element.
-func checkNumbering(ctx context.Context, p *formats.Package, part string) []formats.Finding {
+//
+// It returns the numIds the part defines, the findings, and whether the
+// part was read to the end (when not, no finding is made: its XML finding
+// says why, and a partial list would invent missing definitions).
+func numberingIDs(ctx context.Context, p *formats.Package, part string) ([]string, []formats.Finding, bool) {
 	h := &numberingHandler{abstract: map[string]bool{}}
 	res := p.ScanPart(ctx, part, h)
 	if !res.Complete {
-		return nil // the part is damaged; its XML finding says so, and a partial list would invent missing definitions
+		return nil, nil, false
+	}
+	ids := make([]string, 0, len(h.nums))
+	for _, n := range h.nums {
+		ids = append(ids, n.numID)
 	}
 	var defined []string
 	for id := range h.abstract {
@@ -92,5 +100,5 @@ func checkNumbering(ctx context.Context, p *formats.Package, part string) []form
 		}
 		out = append(out, f)
 	}
-	return out
+	return ids, out, true
 }

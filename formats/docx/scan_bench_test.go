@@ -55,7 +55,7 @@ func benchScan(b *testing.B, word bool) {
 	for i := 0; i < b.N; i++ {
 		var h formats.Handler
 		if word {
-			h = newStoryHandler("word/document.xml", "body", 50, &docPrIndex{})
+			h = newStoryHandler("word/document.xml", "body", 50, &docPrIndex{}, newIDIndex())
 		}
 		res := formats.ScanXML("word/document.xml", bytes.NewReader(data), lim, h)
 		if !res.Complete {

@@ -31,6 +31,7 @@ const (
 	kRange           // range markup: bookmarks, comment ranges, permissions, proofErr
 	kTxbx            // w:txbxContent
 	kDrawing         // wp:inline, wp:anchor
+	kBlock           // w:body, w:hdr, w:ftr, w:footnote, w:endnote, w:comment: block containers
 )
 
 // lastBlock is what a table cell ended with so far.
@@ -97,6 +98,8 @@ type storyHandler struct {
 	part, label string
 	maxPerCode  int
 	ids         *docPrIndex
+	refs        *idIndex
+	defKind     *IDRefKind // the kind this part defines (comments, notes), from its root
 
 	stack    []frame
 	skip     int // depth inside skipped markup-compatibility branches
@@ -109,10 +112,12 @@ type storyHandler struct {
 	cellSites  []formats.Site
 	findings   []formats.Finding
 	perCode    map[string]int
+
+	marks marks // bookmarks and paragraph ids of the part
 }
 
-func newStoryHandler(part, label string, maxPerCode int, ids *docPrIndex) *storyHandler {
-	return &storyHandler{part: part, label: label, maxPerCode: maxPerCode, ids: ids, stack: make([]frame, 0, 32)}
+func newStoryHandler(part, label string, maxPerCode int, ids *docPrIndex, refs *idIndex) *storyHandler {
+	return &storyHandler{part: part, label: label, maxPerCode: maxPerCode, ids: ids, refs: refs, stack: make([]frame, 0, 32)}
 }
 
 func isW(e *formats.Element) bool { return e.Name.Space == NSW || e.Name.Space == NSWStrict }
@@ -149,6 +154,8 @@ func classify(e *formats.Element) kind {
 		return kCustomXML
 	case "txbxContent":
 		return kTxbx
+	case "body", "hdr", "ftr", "footnote", "endnote", "comment":
+		return kBlock
 	case "hyperlink", "ins", "del", "moveFrom", "moveTo", "smartTag", "fldSimple", "dir", "bdo":
 		return kRunHost
 	case "pPr", "rPr", "tcPr", "trPr", "tblPr", "tblPrEx", "tblGrid", "sdtPr", "sdtEndPr", "customXmlPr", "smartTagPr", "sectPr":
@@ -262,6 +269,12 @@ func (h *storyHandler) Start(e *formats.Element) {
 		h.skip++
 		return
 	}
+	if isW(e) {
+		h.startW(e, k)
+	}
+	if k != kProp && k != kRange {
+		h.checkPlace(e, k, parent)
+	}
 	if parent >= 0 {
 		if h.stack[parent].kind == kProp {
 			h.checkPropChild(e, parent)
@@ -319,12 +332,12 @@ func (h *storyHandler) Start(e *formats.Element) {
 		if d := h.nearest(kDrawing); d >= 0 {
 			h.stack[d].shape = true
 		}
+	case kBlock:
+		if e.Depth == 2 && e.Index > 1 && e.Name.Local == "body" {
+			h.multipleBody(e)
+		}
 	case kOther:
 		switch e.Name.Space {
-		case NSW, NSWStrict:
-			if e.Depth == 2 && e.Index > 1 && e.Name.Local == "body" {
-				h.multipleBody(e)
-			}
 		case NSWP, NSWPStrict:
 			if e.Name.Local == "docPr" && parent >= 0 && h.stack[parent].kind == kDrawing {
 				id, _ := e.Get("", "id")

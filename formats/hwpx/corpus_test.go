@@ -8,15 +8,12 @@ import (
 
 	"github.com/editaudit/editaudit/formats"
 	"github.com/editaudit/editaudit/formats/hwpx"
+	"github.com/editaudit/editaudit/internal/testdoc"
 )
 
 func corpusDir(tb testing.TB) string {
 	tb.Helper()
-	dir := os.Getenv("EDITAUDIT_CORPUS")
-	if dir == "" {
-		tb.Skip("EDITAUDIT_CORPUS not set")
-	}
-	return dir
+	return testdoc.Corpus(tb)
 }
 
 func inspectFile(tb testing.TB, path string) *formats.Report {

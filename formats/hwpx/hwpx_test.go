@@ -1,7 +1,6 @@
 package hwpx_test
 
 import (
-	"archive/zip"
 	"bytes"
 	"context"
 	"fmt"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/editaudit/editaudit/formats"
 	"github.com/editaudit/editaudit/formats/hwpx"
+	"github.com/editaudit/editaudit/internal/testdoc"
 )
 
 const (
@@ -130,29 +130,15 @@ func zipOf(t testing.TB, parts map[string]string, o zipOpts) []byte {
 	if o.mimetypeLast && len(names) > 0 && names[0] == "mimetype" {
 		names = append(names[1:], "mimetype")
 	}
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
+	ps := make([]testdoc.Part, 0, len(names))
 	for _, n := range names {
-		method := zip.Deflate
-		if n == "mimetype" && !o.mimetypeDeflated {
-			method = zip.Store
-		}
 		name := n
 		if o.backslashes && strings.HasPrefix(n, "Contents/") {
 			name = strings.ReplaceAll(n, "/", `\`)
 		}
-		w, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: method})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := w.Write([]byte(parts[n])); err != nil {
-			t.Fatal(err)
-		}
+		ps = append(ps, testdoc.Part{Name: name, Data: parts[n], Store: n == "mimetype" && !o.mimetypeDeflated})
 	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	return testdoc.Zip(ps...)
 }
 
 // inspectBytes runs what inspect.Reader runs for an hwpx: open, the Hangul

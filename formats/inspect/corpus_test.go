@@ -2,23 +2,18 @@ package inspect
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/editaudit/editaudit/formats"
+	"github.com/editaudit/editaudit/internal/testdoc"
 )
 
-// corpusDir returns $EDITAUDIT_CORPUS or skips the test.
+// corpusDir returns $EDITAUDIT_CORPUS: a skip without it, a failure under CI.
 func corpusDir(t *testing.T) string {
 	t.Helper()
-	dir := os.Getenv("EDITAUDIT_CORPUS")
-	if dir == "" {
-		t.Skip("EDITAUDIT_CORPUS not set")
-	}
-	return dir
+	return testdoc.Corpus(t)
 }
 
 // TestCorpusHealthy: every real file in the format folders inspects without
@@ -49,7 +44,7 @@ func TestCorpusHealthy(t *testing.T) {
 }
 
 // TestCorpusBroken: every file in broken/ gets at least one finding that
-// names what is wrong, quickly; the hard-broken ones are fatal.
+// names what is wrong; the hard-broken ones are fatal.
 func TestCorpusBroken(t *testing.T) {
 	dir := corpusDir(t)
 	want := map[string]string{ // file → a code that must be among the findings
@@ -68,18 +63,21 @@ func TestCorpusBroken(t *testing.T) {
 		"oxsdk_InvalidDocProps.docx":       formats.CodeRelsTargetMissing,
 		"oxsdk_missingcalcchainpart.xlsx":  formats.CodeRelsTargetMissing,
 		"poi_49609.xlsx":                   formats.CodeZipEntryName,
+		"oxsdk_5Errors.docx":               "docx.comment-undefined",
 	}
+	// Not fatal: relationships to a missing image that nothing uses (Word
+	// ignores them, python-docx#1219; VALIDATION.md).
+	notFatal := map[string]bool{"poi_60316b.dotx": true}
 	files, _ := filepath.Glob(filepath.Join(dir, "broken", "*"))
 	for _, f := range files {
 		base := filepath.Base(f)
-		start := time.Now()
 		rep, err := File(context.Background(), f, Options{})
 		if err != nil {
 			t.Errorf("%s: %v", base, err)
 			continue
 		}
-		if d := time.Since(start); d > 5*time.Second { // generous: a sanity bound, not a benchmark
-			t.Errorf("%s: took %v", base, d)
+		if notFatal[base] && rep.Fatal() {
+			t.Errorf("%s: fatal, but its only defects are unused relationships: %v", base, rep.Findings)
 		}
 		code, hard := want[base]
 		if !hard {

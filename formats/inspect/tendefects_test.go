@@ -11,6 +11,7 @@ import (
 
 	"github.com/editaudit/editaudit/formats"
 	"github.com/editaudit/editaudit/formats/inspect"
+	"github.com/editaudit/editaudit/internal/testdoc"
 	"github.com/editaudit/editaudit/synth"
 )
 
@@ -53,8 +54,7 @@ func TestManyDefectsAllReported(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out bytes.Buffer
-	zw := zip.NewWriter(&out)
+	var ps []testdoc.Part
 	for _, zf := range zr.File {
 		rc, _ := zf.Open()
 		b, _ := io.ReadAll(rc)
@@ -67,20 +67,17 @@ func TestManyDefectsAllReported(t *testing.T) {
 			b = []byte(nb)
 			delete(edits, zf.Name)
 		}
-		w, _ := zw.Create(zf.Name)
-		w.Write(b)
+		ps = append(ps, testdoc.Part{Name: zf.Name, Data: string(b)})
 		if zf.Name == "word/styles.xml" { // the same part twice
-			w, _ = zw.Create(zf.Name)
-			w.Write(b)
+			ps = append(ps, testdoc.Part{Name: zf.Name, Data: string(b)})
 		}
 	}
-	w, _ := zw.Create("word/extra.unknownext") // no content type
-	w.Write([]byte("x"))
-	zw.Close()
+	ps = append(ps, testdoc.Part{Name: "word/extra.unknownext", Data: "x"}) // no content type
+	out := testdoc.Zip(ps...)
 	if len(edits) != 0 {
 		t.Fatalf("parts not found: %v", edits)
 	}
-	rep, err := inspect.Bytes(context.Background(), out.Bytes(), "ten.docx", inspect.Options{})
+	rep, err := inspect.Bytes(context.Background(), out, "ten.docx", inspect.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

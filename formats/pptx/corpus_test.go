@@ -9,16 +9,13 @@ import (
 
 	"github.com/editaudit/editaudit/formats"
 	"github.com/editaudit/editaudit/formats/pptx"
+	"github.com/editaudit/editaudit/internal/testdoc"
 )
 
-// corpusDir returns $EDITAUDIT_CORPUS or skips.
+// corpusDir returns $EDITAUDIT_CORPUS: a skip without it, a failure under CI.
 func corpusDir(tb testing.TB) string {
 	tb.Helper()
-	dir := os.Getenv("EDITAUDIT_CORPUS")
-	if dir == "" {
-		tb.Skip("EDITAUDIT_CORPUS not set")
-	}
-	return dir
+	return testdoc.Corpus(tb)
 }
 
 func inspectFile(tb testing.TB, path string) *formats.Report {

@@ -72,6 +72,7 @@ type presHandler struct {
 	in             *inspector
 	seq            *seqCheck
 	slides         []slideRef
+	masters        []masterID
 	notesMasterLst bool
 }
 
@@ -87,6 +88,8 @@ func (h *presHandler) Start(e *formats.Element) {
 			h.notesMasterLst = true
 		}
 		h.order(e)
+	case e.Depth == 3 && e.Is("sldMasterId", nsP...) && e.Parent.Is("sldMasterIdLst", nsP...):
+		h.masters = append(h.masters, masterIDOf(e))
 	case e.Depth == 3 && e.Is("sldId", nsP...) && e.Parent.Is("sldIdLst", nsP...):
 		id, hasID := e.Get("", "id")
 		rid, ok := e.Get(formats.NSRelsT, "id")

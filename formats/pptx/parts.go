@@ -25,9 +25,13 @@ type partHandler struct {
 	count bool
 
 	root                     string // local name of the root element (sld, sldLayout, sldMaster, notes, …)
+	rootAt                   position
 	paragraphs, runs, tables int
 	fallback                 int // > 0 inside mc:Fallback: not counted (its Choice is)
 	master                   *seqCheck
+	shapeIDs                 map[string]string // p:cNvPr id → shape name
+	layoutIDs                []masterID        // p:sldLayoutId entries of a slide master
+	para                     paraState         // the open a:p
 }
 
 func newPartHandler(in *inspector, part string, count bool) *partHandler {
@@ -39,6 +43,7 @@ func (h *partHandler) Start(e *formats.Element) {
 	if e.Depth == 1 {
 		if e.Is(e.Name.Local, nsP...) {
 			h.root = e.Name.Local
+			h.rootAt = posOf(e)
 			if h.root == "sldMaster" {
 				h.master = newSeqCheck(masterOrder)
 			}
@@ -54,10 +59,20 @@ func (h *partHandler) Start(e *formats.Element) {
 	if e.Depth == 2 && h.master != nil && e.Is(e.Name.Local, nsP...) {
 		masterOrderStep(h.in, h.part, h.master, e)
 	}
+	if h.fallback == 0 {
+		h.drawingStart(e)
+	}
 	switch {
+	case e.Is("spTree", nsP...), e.Is("grpSp", nsP...):
+		e.Data = &treeState{}
+	case e.Is("sldLayoutId", nsP...) && h.root == "sldMaster":
+		h.layoutIDs = append(h.layoutIDs, masterIDOf(e))
 	case e.Is("p", nsA...):
 		if h.counting() {
 			h.paragraphs++
+		}
+		if h.fallback == 0 {
+			h.para = paraState{depth: e.Depth}
 		}
 		if e.Parent != nil {
 			if st, ok := e.Parent.Data.(*txState); ok {
@@ -80,7 +95,12 @@ func (h *partHandler) Start(e *formats.Element) {
 		if e.Parent != nil && e.Parent.Parent != nil {
 			name, _ := e.Get("", "name")
 			id, _ := e.Get("", "id")
-			e.Parent.Parent.Data = &shapeInfo{name: name, id: id}
+			info := &shapeInfo{name: name, id: id}
+			if ts, ok := e.Parent.Parent.Data.(*treeState); ok {
+				ts.info = info // a group or the slide's shape tree
+			} else {
+				e.Parent.Parent.Data = info
+			}
 		}
 	case e.Is("prstGeom", nsA...):
 		h.checkPreset(e)
@@ -89,6 +109,9 @@ func (h *partHandler) Start(e *formats.Element) {
 
 // End implements formats.Handler.
 func (h *partHandler) End(e *formats.Element) {
+	if h.para.depth == e.Depth && e.Is("p", nsA...) {
+		h.para = paraState{}
+	}
 	if e.Is("Fallback", NSMarkupCompat) {
 		h.fallback--
 		return
@@ -104,7 +127,14 @@ func (h *partHandler) counting() bool { return h.count && h.fallback == 0 }
 // messages: `shape "Title 1" (id 2)`.
 func shapeOf(e *formats.Element) string {
 	for x := e.Parent; x != nil; x = x.Parent {
-		if s, ok := x.Data.(*shapeInfo); ok {
+		if x.Name.Local == "spTree" {
+			return "the shape tree"
+		}
+		s, ok := x.Data.(*shapeInfo)
+		if ts, isTree := x.Data.(*treeState); isTree && ts.info != nil {
+			s, ok = ts.info, true
+		}
+		if ok {
 			return fmt.Sprintf("shape %q (id %s)", s.name, s.id)
 		}
 	}
@@ -194,6 +224,11 @@ func (in *inspector) checkRest(ph *presHandler) error {
 		h := newPartHandler(in, part, false)
 		p.ScanPart(in.ctx, part, h)
 		roots[key] = h.root
+		in.rootAt[key] = h.rootAt
+		for i := range h.layoutIDs {
+			h.layoutIDs[i].part = part
+		}
+		in.layoutIDs = append(in.layoutIDs, h.layoutIDs...)
 	}
 	keys := make([]string, 0, len(roots))
 	for k := range roots {
@@ -208,10 +243,10 @@ func (in *inspector) checkRest(ph *presHandler) error {
 			if listed[key] && len(p.RelsOf(in.ctx, part).ByType("slideLayout")) == 0 {
 				// ECMA-376 Part 1 §13.3.8: a slide is tied to its slide layout
 				// by a relationship; it inherits placeholders and the master
-				// from it. PowerPoint's reaction is not documented publicly →
-				// warning.
-				p.Add(formats.Finding{Code: CodeSlideNoLayout, Grade: formats.Warning, Part: part, Anchor: "no-layout",
-					Message: fmt.Sprintf("the slide %s has no slideLayout relationship, so it has no layout or master to inherit from; the schema requires one and PowerPoint may repair the deck", part),
+				// from it. Without it PowerPoint repairs the deck
+				// (ruleSlideNoLayout: PHPPresentation#294, CristalTeam/pptx#5).
+				p.Add(formats.Finding{Code: CodeSlideNoLayout, Grade: ruleSlideNoLayout.Grade, Part: part, Line: in.rootAt[key].line, Column: in.rootAt[key].column, Locator: in.rootAt[key].locator, Anchor: "no-layout",
+					Message: fmt.Sprintf("the slide %s has no slideLayout relationship, so it has no layout or master to inherit from; PowerPoint reports that the presentation needs repair", part),
 					Fix:     fmt.Sprintf("add a relationship of type …/relationships/slideLayout from %s to one of the deck's slide layouts", formats.RelsPartOf(part))})
 			}
 		case "sldLayout":
@@ -221,7 +256,7 @@ func (in *inspector) checkRest(ph *presHandler) error {
 				// nothing; python-pptx refuses such a package
 				// (CorruptedPackageError, its missing_rels_item.pptx test).
 				// PowerPoint's reaction is not documented publicly → warning.
-				p.Add(formats.Finding{Code: CodeLayoutNoMaster, Grade: formats.Warning, Part: part, Anchor: "no-master",
+				p.Add(formats.Finding{Code: CodeLayoutNoMaster, Grade: formats.Warning, Part: part, Line: in.rootAt[key].line, Column: in.rootAt[key].column, Locator: in.rootAt[key].locator, Anchor: "no-master",
 					Message: fmt.Sprintf("the slide layout %s has no slideMaster relationship (its %s is missing or lists none), so it is not tied to a slide master; the schema requires one, libraries refuse the package, and PowerPoint may repair it", part, formats.RelsPartOf(part)),
 					Fix:     fmt.Sprintf("write %s with a relationship of type …/relationships/slideMaster to the master whose p:sldLayoutIdLst lists this layout (for example Target=\"../slideMasters/slideMaster1.xml\")", formats.RelsPartOf(part))})
 			}
@@ -233,7 +268,7 @@ func (in *inspector) checkRest(ph *presHandler) error {
 				// (DEFECTS.md, confirmed), Keynote rejects it and python-pptx
 				// raises (iOfficeAI/OfficeCLI#255, #265). A relationship whose
 				// target is missing is the core's rels.target-missing.
-				p.Add(formats.Finding{Code: CodeNotesNoMaster, Grade: formats.Fatal, Part: part, Anchor: "no-notes-master",
+				p.Add(formats.Finding{Code: CodeNotesNoMaster, Grade: formats.Fatal, Part: part, Line: in.rootAt[key].line, Column: in.rootAt[key].column, Locator: in.rootAt[key].locator, Anchor: "no-notes-master",
 					Message: fmt.Sprintf("the notes slide %s has no notesMaster relationship, so its notes have no master to inherit layout from; PowerPoint repairs the deck", part),
 					Fix:     fmt.Sprintf("add a relationship of type …/relationships/notesMaster from %s to the deck's notes master (ppt/notesMasters/notesMaster1.xml), adding a notes master, its theme and <p:notesMasterIdLst> if the deck has none", formats.RelsPartOf(part))})
 			}
@@ -241,6 +276,7 @@ func (in *inspector) checkRest(ph *presHandler) error {
 			notesMasters++
 		}
 	}
+	in.checkMasterIDs(ph)
 	if notesSlides > 0 && notesMasters > 0 && !ph.notesMasterLst {
 		// python-pptx adds a notes master without listing it in
 		// presentation.xml (scanny/python-pptx#1128); PowerPoint opens such

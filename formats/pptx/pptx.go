@@ -7,7 +7,10 @@
 // structure (slides, paragraphs, runs, tables, notes) and runs the
 // PowerPoint checks of DEFECTS.md: presentation.xml and slide-master child
 // order, slide-list integrity, text bodies without paragraphs, preset
-// geometry names and notes slides without a notes master. Package-level
+// geometry names and notes slides without a notes master, and the rules of
+// drawing.go (ContentRules, ReferenceRules: adjust-guide names, DrawingML
+// numbers, paragraph child order, shape trees, shape, master and layout ids,
+// slides without a layout). Package-level
 // checks (content types, relationships, XML well-formedness) are the core's
 // (formats.Package.ScanRest) and are not repeated here.
 package pptx
@@ -72,6 +75,26 @@ const (
 	// CodeNotesMasterNotListed: notes slides and a notes master exist but
 	// presentation.xml has no p:notesMasterIdLst.
 	CodeNotesMasterNotListed = "pptx.notes-master-not-listed"
+	// CodeAdjustGuide: an a:gd in a preset geometry's a:avLst whose name
+	// the preset does not declare (any a:gd on rect, ellipse…). Fatal.
+	CodeAdjustGuide = "pptx.adjust-guide-invalid"
+	// CodeXfrmInvalid: a:off, a:ext, a:chOff or a:chExt with a missing,
+	// non-integer (NaN) or out-of-range coordinate, or a cell margin that
+	// is not a number. Fatal.
+	CodeXfrmInvalid = "pptx.number-invalid"
+	// CodeShapeIDDuplicate: two shapes of one slide share a p:cNvPr id.
+	// Info: PowerPoint opens such decks.
+	CodeShapeIDDuplicate = "pptx.shape-id-duplicate"
+	// CodeMasterID: a slide master or layout id missing, not a number,
+	// below 2147483648 or used twice. Warning.
+	CodeMasterID = "pptx.master-id-invalid"
+	// CodeShapeTree: a shape tree (p:spTree, p:grpSp) whose children break
+	// CT_GroupShape: p:nvGrpSpPr and p:grpSpPr not first, something after
+	// p:extLst, a child that is not a shape. Warning.
+	CodeShapeTree = "pptx.shape-tree"
+	// CodeParagraphOrder: a:pPr not the first child of a:p (fatal), or
+	// content after a:endParaRPr (error).
+	CodeParagraphOrder = "pptx.paragraph-order"
 )
 
 // Count keys (DESIGN.md: pptx slides, paragraphs, runs; plus notes and
@@ -103,6 +126,10 @@ type inspector struct {
 	// roots maps each scanned slide-family part (lower-case) to its root
 	// element's local name (sld, sldLayout, sldMaster, notes, …).
 	roots map[string]string
+	// layoutIDs are the p:sldLayoutId entries of every slide master.
+	layoutIDs []masterID
+	// rootAt is where each scanned part's root element starts.
+	rootAt map[string]position
 }
 
 // Inspect validates and counts the PowerPoint package p into rep. Findings
@@ -113,7 +140,7 @@ func Inspect(ctx context.Context, p *formats.Package, rep *formats.Report) error
 	if p.MainPart == "" || !p.Has(p.MainPart) {
 		return nil // the core already reported the missing main part
 	}
-	in := &inspector{ctx: ctx, p: p, rep: rep, pres: p.Entry(p.MainPart).Part, roots: map[string]string{}}
+	in := &inspector{ctx: ctx, p: p, rep: rep, pres: p.Entry(p.MainPart).Part, roots: map[string]string{}, rootAt: map[string]position{}}
 	ph := newPresHandler(in)
 	p.ScanPart(ctx, in.pres, ph)
 	if err := ctx.Err(); err != nil {
@@ -138,6 +165,7 @@ func Inspect(ctx context.Context, p *formats.Package, rep *formats.Report) error
 			c = formats.Counts{KeyParagraphs: h.paragraphs, KeyRuns: h.runs, KeyTables: h.tables}
 			perPart[strings.ToLower(s.part)] = c
 			in.roots[strings.ToLower(s.part)] = h.root
+			in.rootAt[strings.ToLower(s.part)] = h.rootAt
 			rep.AddCounts(s.part, c)
 		}
 		site := formats.Counts{}

@@ -1,7 +1,6 @@
 package pptx_test
 
 import (
-	"archive/zip"
 	"bytes"
 	"context"
 	"sort"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/editaudit/editaudit/formats"
 	"github.com/editaudit/editaudit/formats/pptx"
+	"github.com/editaudit/editaudit/internal/testdoc"
 )
 
 const (
@@ -157,37 +157,14 @@ func contentTypes(parts map[string]string) string {
 // when absent), then the others sorted.
 func zipOf(t testing.TB, parts map[string]string) []byte {
 	t.Helper()
-	names := make([]string, 0, len(parts))
-	for n := range parts {
-		if n != "[Content_Types].xml" {
-			names = append(names, n)
-		}
+	all := make(map[string]string, len(parts)+1)
+	for n, v := range parts {
+		all[n] = v
 	}
-	sort.Strings(names)
-	ct, ok := parts["[Content_Types].xml"]
-	if !ok {
-		ct = contentTypes(parts)
+	if _, ok := all["[Content_Types].xml"]; !ok {
+		all["[Content_Types].xml"] = contentTypes(parts)
 	}
-	names = append([]string{"[Content_Types].xml"}, names...)
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for _, n := range names {
-		w, err := zw.Create(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		data := parts[n]
-		if n == "[Content_Types].xml" {
-			data = ct
-		}
-		if _, err := w.Write([]byte(data)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	return testdoc.ZipMap(all)
 }
 
 // inspectBytes runs what inspect.Reader runs for a pptx: open, the pptx
@@ -312,7 +289,33 @@ func TestChecks(t *testing.T) {
 		{"notes master not listed (python-pptx)", true, setPres(masterLst + sldLst + sizes), pptx.CodeNotesMasterNotListed, formats.Warning, "after </p:sldMasterIdLst>"},
 		{"near miss: notes master listed", true, nil, pptx.CodeNotesMasterNotListed, "", ""},
 		{"layout without its .rels", false, func(m map[string]string) { delete(m, "ppt/slideLayouts/_rels/slideLayout1.xml.rels") }, pptx.CodeLayoutNoMaster, formats.Warning, "slideMaster"},
-		{"slide without layout", false, func(m map[string]string) { m["ppt/slides/_rels/slide1.xml.rels"] = rels() }, pptx.CodeSlideNoLayout, formats.Warning, ""},
+		{"slide without layout", false, func(m map[string]string) { m["ppt/slides/_rels/slide1.xml.rels"] = rels() }, pptx.CodeSlideNoLayout, formats.Fatal, ""},
+		{"adjust guide on rect", false, setSlide(strings.Replace(shape("2", "Box", "rect", textBody("o")), `<a:avLst/>`, `<a:avLst><a:gd name="adj" fmla="val 14000"/></a:avLst>`, 1)), pptx.CodeAdjustGuide, formats.Fatal, "write <a:avLst/>"},
+		{"adjust guide adj1 on roundRect", false, setSlide(strings.Replace(shape("2", "Box", "roundRect", textBody("o")), `<a:avLst/>`, `<a:avLst><a:gd name="adj1" fmla="val 14000"/></a:avLst>`, 1)), pptx.CodeAdjustGuide, formats.Fatal, `name="adj"`},
+		{"near miss: declared guides on roundRect and upDownArrow, guides in a custom geometry", false, setSlide(
+			strings.Replace(shape("2", "A", "roundRect", textBody("o")), `<a:avLst/>`, `<a:avLst><a:gd name="adj" fmla="val 14000"/></a:avLst>`, 1) +
+				strings.Replace(shape("3", "B", "upDownArrow", textBody("o")), `<a:avLst/>`, `<a:avLst><a:gd name="adj1" fmla="val 50000"/><a:gd name="adj2" fmla="val 50000"/></a:avLst>`, 1) +
+				`<p:sp><p:nvSpPr><p:cNvPr id="4" name="C"/><p:cNvSpPr/><p:nvPr/></p:nvSpPr><p:spPr><a:custGeom><a:avLst><a:gd name="anything" fmla="val 1"/></a:avLst></a:custGeom></p:spPr></p:sp>`), pptx.CodeAdjustGuide, "", ""},
+		{"NaN offset", false, setSlide(strings.Replace(shape("2", "Box", "rect", textBody("o")), `<a:off x="0" y="0"/>`, `<a:off x="NaN" y="0"/>`, 1)), pptx.CodeXfrmInvalid, formats.Fatal, "integer"},
+		{"negative extent", false, setSlide(strings.Replace(shape("2", "Box", "rect", textBody("o")), `<a:ext cx="100" cy="100"/>`, `<a:ext cx="100" cy="-5"/>`, 1)), pptx.CodeXfrmInvalid, formats.Fatal, ""},
+		{"extent without cy", false, setSlide(strings.Replace(table("3", 1, 1, cellText), `<a:ext cx="100" cy="100"/>`, `<a:ext cx="100"/>`, 1)), pptx.CodeXfrmInvalid, formats.Fatal, ""},
+		{"cell margin NaN", false, setSlide(table("3", 1, 1, strings.Replace(cellText, `</a:txBody>`, `</a:txBody><a:tcPr marL="NaN"/>`, 1))), pptx.CodeXfrmInvalid, formats.Fatal, ""},
+		{"near miss: negative offset, extension list a:ext, NaN in SmartArt-like rule", false, setSlide(strings.Replace(shape("2", "Box", "rect", textBody("o")), `<a:off x="0" y="0"/>`, `<a:off x="-914400" y="0"/>`, 1) +
+			`<p:sp><p:nvSpPr><p:cNvPr id="5" name="E"><a:extLst><a:ext uri="{X}"/></a:extLst></p:cNvPr><p:cNvSpPr/><p:nvPr/></p:nvSpPr><p:spPr/></p:sp>`), pptx.CodeXfrmInvalid, "", ""},
+		{"a:pPr after a run", false, setSlide(shape("2", "T", "rect", `<p:txBody><a:bodyPr/><a:p><a:r><a:t>x</a:t></a:r><a:pPr algn="ctr"/></a:p></p:txBody>`)), pptx.CodeParagraphOrder, formats.Fatal, "start of the <a:p>"},
+		{"run after endParaRPr", false, setSlide(shape("2", "T", "rect", `<p:txBody><a:bodyPr/><a:p><a:endParaRPr/><a:r><a:t>lost</a:t></a:r></a:p></p:txBody>`)), pptx.CodeParagraphOrder, formats.Error, "before <a:endParaRPr>"},
+		{"near miss: pPr, runs, endParaRPr", false, setSlide(shape("2", "T", "rect", `<p:txBody><a:bodyPr/><a:p><a:pPr/><a:r><a:t>x</a:t></a:r><a:br/><a:endParaRPr/></a:p></p:txBody>`)), pptx.CodeParagraphOrder, "", ""},
+		{"two shapes with one id", false, setSlide(shape("2", "A", "rect", textBody("a")) + shape("2", "B", "rect", textBody("b"))), pptx.CodeShapeIDDuplicate, formats.Info, "one more than the largest id"},
+		{"near miss: one id in mc:Choice and mc:Fallback", false, setSlide(`<mc:AlternateContent xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"><mc:Choice Requires="p14">` + shape("2", "A", "rect", textBody("a")) + `</mc:Choice><mc:Fallback>` + shape("2", "A", "rect", textBody("a")) + `</mc:Fallback></mc:AlternateContent>`), pptx.CodeShapeIDDuplicate, "", ""},
+		{"shape after p:extLst", false, setSlide(`<p:extLst><p:ext uri="{X}"/></p:extLst>` + shape("2", "A", "rect", textBody("a"))), pptx.CodeShapeTree, formats.Warning, "before p:extLst"},
+		{"near miss: p:extLst last", false, setSlide(shape("2", "A", "rect", textBody("a")) + `<p:extLst><p:ext uri="{X}"/></p:extLst>`), pptx.CodeShapeTree, "", ""},
+		{"layout id below 2147483648", false, func(m map[string]string) {
+			m["ppt/slideMasters/slideMaster1.xml"] = strings.Replace(m["ppt/slideMasters/slideMaster1.xml"], `id="2147483649"`, `id="256"`, 1)
+		}, pptx.CodeMasterID, formats.Warning, "2147483648"},
+		{"layout id equal to the master's", false, func(m map[string]string) {
+			m["ppt/slideMasters/slideMaster1.xml"] = strings.Replace(m["ppt/slideMasters/slideMaster1.xml"], `id="2147483649"`, `id="2147483648"`, 1)
+		}, pptx.CodeMasterID, formats.Warning, ""},
+		{"sldMasterId naming the slide relationship (core)", false, setPres(`<p:sldMasterIdLst><p:sldMasterId id="2147483648" r:id="rId2"/></p:sldMasterIdLst>` + sldLst + sizes), formats.CodeRelsWrongType, formats.Fatal, "slideMaster"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -32,16 +32,9 @@ func long(n int, c string) string { return strings.Repeat(c, n) }
 // TestChecks: for each check, a workbook that triggers it and a near miss
 // that must not.
 func TestChecks(t *testing.T) {
-	type tc struct {
-		name  string
-		b     book
-		code  string
-		grade formats.Grade // "" : the code must be absent
-		// contains is a text the first finding's message or fix must hold.
-		contains string
-	}
+
 	table1 := tablePart(1, "Table1", "A1:C3", "a", "b", "c")
-	cases := []tc{
+	cases := []checkCase{
 		{"no sheets", book{}, xlsx.CodeNoSheets, formats.Fatal, "no sheet"},
 		{"one sheet", book{sheets: one("")}, xlsx.CodeNoSheets, "", ""},
 
@@ -168,6 +161,33 @@ func TestChecks(t *testing.T) {
 		{"prompt 255", book{sheets: one(rows() + dv(`type="whole" sqref="A1" prompt="`+long(255, "p")+`" error="`+long(255, "e")+`" promptTitle="`+long(32, "t")+`"`, `1`))}, xlsx.CodeDVTextTooLong, "", ""},
 		{"title 33", book{sheets: one(rows() + dv(`type="whole" sqref="A1" promptTitle="`+long(33, "t")+`"`, `1`))}, xlsx.CodeDVTextTooLong, formats.Warning, "input title"},
 	}
+	runCases(t, cases)
+}
+
+// dv is a <dataValidations> element with one validation.
+func dv(attrs, formula1 string) string {
+	return `<dataValidations count="1"><dataValidation ` + attrs + `><formula1>` + xmlEscape(formula1) + `</formula1></dataValidation></dataValidations>`
+}
+
+// drawing is a drawing part holding inner anchors.
+func drawing(inner string) string {
+	return `<xdr:wsDr xmlns:xdr="http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:r="` + nsR + `" xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006">` + inner + `</xdr:wsDr>`
+}
+
+// checkCase is a workbook and the finding of one code it must give.
+type checkCase struct {
+	name  string
+	b     book
+	code  string
+	grade formats.Grade // "" : the code must be absent
+	// contains is a text the first finding's message or fix must hold.
+	contains string
+}
+
+// runCases inspects each case: one finding of the code at the grade, with
+// part, message, fix, anchor and position; a near miss has none.
+func runCases(t *testing.T, cases []checkCase) {
+	t.Helper()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			rep := run(t, c.b)
@@ -183,27 +203,14 @@ func TestChecks(t *testing.T) {
 			}
 			f := got[0]
 			if f.Grade != c.grade {
-				t.Errorf("grade %s, want %s", f.Grade, c.grade)
+				t.Errorf("grade %s, want %s: %s", f.Grade, c.grade, f)
 			}
-			if f.Part == "" || f.Message == "" || f.Fix == "" || f.Anchor == "" {
-				t.Errorf("finding lacks part, message, fix or anchor: %+v", f)
-			}
-			if f.Line == 0 || f.Locator == "" {
-				t.Errorf("finding lacks a position: %+v", f)
+			if f.Part == "" || f.Message == "" || f.Fix == "" || f.Anchor == "" || f.Line == 0 || f.Locator == "" {
+				t.Errorf("incomplete finding: %+v", f)
 			}
 			if !strings.Contains(f.Message+" "+f.Fix, c.contains) {
 				t.Errorf("finding does not mention %q:\n%s\nfix: %s", c.contains, f.Message, f.Fix)
 			}
 		})
 	}
-}
-
-// dv is a <dataValidations> element with one validation.
-func dv(attrs, formula1 string) string {
-	return `<dataValidations count="1"><dataValidation ` + attrs + `><formula1>` + xmlEscape(formula1) + `</formula1></dataValidation></dataValidations>`
-}
-
-// drawing is a drawing part holding inner anchors.
-func drawing(inner string) string {
-	return `<xdr:wsDr xmlns:xdr="http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:r="` + nsR + `" xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006">` + inner + `</xdr:wsDr>`
 }

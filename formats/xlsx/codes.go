@@ -80,4 +80,27 @@ const (
 	CodeDVTextTooLong = "xlsx.dv-text-too-long"
 	// CodeTooMany: more findings of one code in one part than are listed.
 	CodeTooMany = "xlsx.too-many-findings"
+	// CodeStyleUndefined: an index into a styles.xml list (cellXfs, fonts,
+	// fills, borders, cellStyleXfs, dxfs) past its end (StyleRefKinds).
+	CodeStyleUndefined = "xlsx.style-undefined"
+	// CodeSheetID: a sheet's sheetId missing, not a positive number, or
+	// used by another sheet. Fatal.
+	CodeSheetID = "xlsx.sheet-id-invalid"
+	// CodeDefinedNameSheet: a defined name scoped to a sheet that does not
+	// exist (localSheetId), or whose formula names a missing sheet. Fatal.
+	CodeDefinedNameSheet = "xlsx.defined-name-sheet"
+	// CodeTableHeader: a table's header cell whose text differs from its
+	// tableColumn name (fatal), or is empty (warning).
+	CodeTableHeader = "xlsx.table-header-mismatch"
+	// CodeEmptyContainer: a worksheet container that must hold at least
+	// one child and holds none (<mergeCells/>, <hyperlinks/>…).
+	CodeEmptyContainer = "xlsx.empty-container"
+	// CodeRefOutOfRange: a cell, row, range or column beyond XFD1048576.
+	// Fatal.
+	CodeRefOutOfRange = "xlsx.ref-out-of-range"
+	// CodeRefInvalid: a mergeCell whose ref is empty or not a range. Fatal.
+	CodeRefInvalid = "xlsx.ref-invalid"
+	// CodePivotCache: a pivot table whose cacheId names no pivotCache of
+	// workbook.xml. Fatal.
+	CodePivotCache = "xlsx.pivot-cache-undefined"
 )

@@ -27,7 +27,7 @@ func countedBook() book {
 		`<mc:AlternateContent><mc:Choice xmlns:cx1="http://schemas.microsoft.com/office/drawing/2015/9/8/chartex" Requires="cx1">` +
 		anchor(frame("6", `<cx:chart xmlns:cx="http://schemas.microsoft.com/office/drawing/2014/chartex" r:id="rIdC2"/>`)) +
 		`</mc:Choice><mc:Fallback>` + anchor(strings.Replace(pic, `id="2"`, `id="7"`, 1)) + `</mc:Fallback></mc:AlternateContent>`)
-	body := rows(`<row r="1"><c r="A1"><v>1</v></c></row>`) +
+	body := rows(`<row r="1"><c r="A1"><v>1</v></c><c r="D1" t="inlineStr"><is><t>a</t></is></c><c r="E1" t="inlineStr"><is><t>b</t></is></c></row>`) +
 		`<mergeCells count="2"><mergeCell ref="A10:B10"/><mergeCell ref="A11:B11"/></mergeCells>` +
 		`<conditionalFormatting sqref="A1"><cfRule type="expression" priority="1"><formula>A1&gt;0</formula></cfRule></conditionalFormatting>` +
 		`<conditionalFormatting sqref="A2"><cfRule type="expression" priority="2"><formula>A2&gt;0</formula></cfRule></conditionalFormatting>` +

@@ -1,8 +1,6 @@
 package xlsx_test
 
 import (
-	"archive/zip"
-	"bytes"
 	"context"
 	"fmt"
 	"sort"
@@ -11,6 +9,7 @@ import (
 
 	"github.com/editaudit/editaudit/formats"
 	"github.com/editaudit/editaudit/formats/inspect"
+	"github.com/editaudit/editaudit/internal/testdoc"
 )
 
 const (
@@ -35,6 +34,9 @@ type book struct {
 	parts    map[string]string // extra parts (tables, drawings, charts)
 	strict   bool              // write ISO/IEC 29500 Strict namespaces
 	vba      bool              // add xl/vbaProject.bin and its relationship
+	styles   string            // the inner XML of xl/styles.xml; "": no styles part
+	sheetIDs []string          // sheetId of each sheet (default 1, 2, …; "-" for none)
+	wbRels   string            // extra Relationship elements of workbook.xml.rels
 }
 
 // contentType returns the Override content type of a test part.
@@ -49,6 +51,12 @@ func contentType(part string) string {
 		return ml + "spreadsheetml.chartsheet+xml"
 	case part == "xl/sharedStrings.xml":
 		return ml + "spreadsheetml.sharedStrings+xml"
+	case part == "xl/styles.xml":
+		return ml + "spreadsheetml.styles+xml"
+	case strings.HasPrefix(part, "xl/pivotTables/"):
+		return ml + "spreadsheetml.pivotTable+xml"
+	case strings.HasPrefix(part, "xl/pivotCache/"):
+		return ml + "spreadsheetml.pivotCacheDefinition+xml"
 	case part == "xl/metadata.xml":
 		return ml + "spreadsheetml.sheetMetadata+xml"
 	case strings.HasPrefix(part, "xl/tables/"):
@@ -69,7 +77,14 @@ func (b book) bytes() []byte {
 	var sheetsXML, wbRels strings.Builder
 	for i, s := range b.sheets {
 		n := i + 1
-		fmt.Fprintf(&sheetsXML, `<sheet name="%s" sheetId="%d" r:id="rId%d"/>`, xmlEscape(s.name), n, n)
+		id := fmt.Sprintf(` sheetId="%d"`, n)
+		if i < len(b.sheetIDs) {
+			id = ` sheetId="` + b.sheetIDs[i] + `"`
+			if b.sheetIDs[i] == "-" {
+				id = ""
+			}
+		}
+		fmt.Fprintf(&sheetsXML, `<sheet name="%s"%s r:id="rId%d"/>`, xmlEscape(s.name), id, n)
 		fmt.Fprintf(&wbRels, `<Relationship Id="rId%d" Type="%sworksheet" Target="worksheets/sheet%d.xml"/>`, n, relT, n)
 		body := s.body
 		if body == "" {
@@ -88,6 +103,11 @@ func (b book) bytes() []byte {
 		}
 		parts["xl/sharedStrings.xml"] = `<sst xmlns="` + nsMain + `" count="` + fmt.Sprint(len(b.sst)) + `">` + si.String() + `</sst>`
 		wbRels.WriteString(`<Relationship Id="rIdS" Type="` + relT + `sharedStrings" Target="sharedStrings.xml"/>`)
+	}
+	wbRels.WriteString(b.wbRels)
+	if b.styles != "" {
+		parts["xl/styles.xml"] = `<styleSheet xmlns="` + nsMain + `">` + b.styles + `</styleSheet>`
+		wbRels.WriteString(`<Relationship Id="rIdY" Type="` + relT + `styles" Target="styles.xml"/>`)
 	}
 	if b.vba {
 		parts["xl/vbaProject.bin"] = "\xd0\xcf\x11\xe0"
@@ -126,25 +146,8 @@ func (b book) bytes() []byte {
 		}
 	}
 	ct.WriteString(`</Types>`)
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	write := func(name, data string) {
-		w, err := zw.Create(name)
-		if err != nil {
-			panic(err)
-		}
-		if _, err := w.Write([]byte(data)); err != nil {
-			panic(err)
-		}
-	}
-	write("[Content_Types].xml", ct.String())
-	for _, k := range names {
-		write(k, parts[k])
-	}
-	if err := zw.Close(); err != nil {
-		panic(err)
-	}
-	return buf.Bytes()
+	parts["[Content_Types].xml"] = ct.String()
+	return testdoc.ZipMap(parts)
 }
 
 func relsXML(inner string) string {

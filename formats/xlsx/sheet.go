@@ -117,6 +117,11 @@ type sheetHandler struct {
 	inCFForm bool
 	cfAt     pos
 	dvs      dvState
+
+	// style indexes used and undefined; table header cells to read
+	badStyles map[string]*styleUse
+	badOrder  []*styleUse
+	headers   map[[2]int]*headerSlot
 }
 
 // scanSheet reads one sheet of the workbook and everything hanging from it.
@@ -133,7 +138,8 @@ func (in *inspector) scanSheet(s *sheetEntry) {
 	if s.part == "" || !in.p.Has(s.part) {
 		return // the core reports the missing relationship or part
 	}
-	h := &sheetHandler{in: in, s: s, part: s.part, worksheet: s.relType == "worksheet"}
+	byRID, slots := in.preScanTables(s)
+	h := &sheetHandler{in: in, s: s, part: s.part, worksheet: s.relType == "worksheet", headers: slots}
 	res := in.p.ScanPart(in.ctx, s.part, h)
 	if h.worksheet && !(res.Root.Local == "worksheet" && (res.Root.Space == NSMain || res.Root.Space == NSMainS)) {
 		h.worksheet = false
@@ -142,10 +148,15 @@ func (in *inspector) scanSheet(s *sheetEntry) {
 	in.rep.AddCounts(s.part, sc)
 	counts.Add(sc)
 
-	tables := in.scanTables(s, h.tableRIDs)
+	tables := in.scanTables(s, h.tableRIDs, byRID)
 	if h.worksheet {
 		in.checkMerges(s, h.merges, tables)
 		in.checkTableOverlaps(s, tables, h.autoFilter)
+		h.reportStyles()
+		if res.Complete {
+			in.checkHeaders(s, tables, slots)
+		}
+		in.checkPivots(s)
 	}
 	if d := in.resolve(s.part, h.drawingRID); d != "" {
 		dc := in.scanDrawing(d)
@@ -167,6 +178,9 @@ func (h *sheetHandler) Start(e *formats.Element) {
 	}
 	if e.Depth == 2 || (h.altChoice && e.Depth == h.firstChoice+1) {
 		h.child(e)
+	}
+	if e.Depth <= 3 {
+		h.modelStart(e)
 	}
 	switch e.Depth {
 	case 3:
@@ -320,6 +334,14 @@ func (h *sheetHandler) startRow(e *formats.Element) {
 	h.prevCol = 0
 	rs, has := attr(e, "r")
 	r, err := strconv.Atoi(strings.TrimSpace(rs))
+	if sv, ok := attr(e, "s"); ok && h.worksheet {
+		h.useStyle(refRowS, sv, e)
+	}
+	if has && err == nil && r > maxRow && h.worksheet {
+		h.outOfGrid(e, "row", "r="+rs, "row "+rs)
+	} else if has && err != nil && h.worksheet && len(strings.TrimSpace(rs)) > 7 && isDigits(strings.TrimSpace(rs)) {
+		h.outOfGrid(e, "row", "r="+rs, "row "+rs) // too many digits for an int
+	}
 	if !has || err != nil || r < 1 || r > maxRow {
 		h.row = h.prevRow + 1
 		h.prevRow = h.row
@@ -351,6 +373,14 @@ func (h *sheetHandler) startCell(e *formats.Element) {
 	c.cm, _ = strconv.Atoi(strings.TrimSpace(c.cmText))
 	rs, has := attr(e, "r")
 	col, row, ok := cellRef(strings.TrimSpace(rs))
+	if has && !ok && h.worksheet {
+		if _, _, beyond, parsed := gridRef(rs); parsed && beyond {
+			h.outOfGrid(e, "cell", rs, rs)
+		}
+	}
+	if sv, ok := attr(e, "s"); ok && h.worksheet {
+		h.useStyle(refCellS, sv, e)
+	}
 	if !has || !ok {
 		col, row = h.prevCol+1, h.row
 	}
@@ -418,6 +448,9 @@ func (h *sheetHandler) End(e *formats.Element) {
 		h.endMC(e)
 		return
 	}
+	if h.inFallback == 0 && (e.Depth == 2 || (h.altChoice && e.Depth == h.firstChoice+1)) {
+		h.modelEnd(e)
+	}
 	switch {
 	case h.cell.on && e.Depth == 4 && isSML(e, "c"):
 		h.endCell()
@@ -445,6 +478,9 @@ func (h *sheetHandler) endCell() {
 	c := &h.cell
 	if !h.worksheet {
 		return
+	}
+	if h.headers != nil {
+		h.captureHeader()
 	}
 	in := h.in
 	where := func() string { return h.s.name + "!" + c.ref() }
@@ -616,4 +652,13 @@ func (in *inspector) checkMerges(s *sheetEntry, ms []merge, tables []*table) {
 			}
 		}
 	}
+}
+
+func isDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }

@@ -21,6 +21,7 @@ type table struct {
 	at                      pos
 	formulas                []tableFormula
 	hasTableColumns, isRoot bool
+	headerRows              string // headerRowCount ("" = 1)
 }
 
 // tableFormula is a calculated-column or totals-row formula.
@@ -50,6 +51,7 @@ func (h *tableHandler) Start(e *formats.Element) {
 		t.displayName, _ = attr(e, "displayName")
 		t.refText, _ = attr(e, "ref")
 		t.ref, t.refOK = parseRange(t.refText)
+		t.headerRows, _ = attr(e, "headerRowCount")
 	case e.Depth == 2 && isSML(e, "tableColumns"):
 		t.hasTableColumns = true
 		t.countAttr, _ = attr(e, "count")
@@ -84,18 +86,19 @@ func (h *tableHandler) End(e *formats.Element) {
 // ("Repaired Records: Table from /xl/tables/table1.xml part") a workbook
 // with duplicate or invalid table names, duplicate ids, a ref whose width
 // differs from the column count, or duplicate column names.
-func (in *inspector) scanTables(s *sheetEntry, rids []string) []*table {
+//
+// byRID holds the tables preScanTables read; a table part named by a
+// tablePart but not read there (an undefined r:id, a missing target: the
+// core reports those) is skipped.
+func (in *inspector) scanTables(s *sheetEntry, rids []string, byRID map[string]*table) []*table {
 	var out []*table
+	seen := map[*table]bool{}
 	for _, rid := range rids {
-		part := in.resolve(s.part, rid)
-		if part == "" {
-			continue // the core reports an undefined r:id or a missing target
-		}
-		t := &table{part: part}
-		res := in.p.ScanPart(in.ctx, part, &tableHandler{t: t})
-		if !t.isRoot || !res.Complete {
+		t := byRID[rid]
+		if t == nil || seen[t] {
 			continue
 		}
+		seen[t] = true
 		out = append(out, t)
 		in.checkTable(s, t)
 	}
@@ -191,4 +194,127 @@ func (in *inspector) checkTableOverlaps(s *sheetEntry, tables []*table, af *merg
 				Fix:     "remove the worksheet's <autoFilter> (the table's own autoFilter in its part filters it) or move it off the table"})
 		}
 	}
+}
+
+// headerSlot is one header cell of a table, filled in while the sheet is
+// read.
+type headerSlot struct {
+	t         *table
+	i         int    // column index in t.columns
+	text      string // the cell's text
+	seen      bool   // a cell with a value was read there
+	line, col int
+	loc       string
+}
+
+// preScanTables reads the table parts a sheet relates, before the sheet,
+// so the sheet scan can pick up their header cells. It returns the
+// tables by relationship id, and the header slots by cell.
+func (in *inspector) preScanTables(s *sheetEntry) (map[string]*table, map[[2]int]*headerSlot) {
+	byRID := map[string]*table{}
+	var slots map[[2]int]*headerSlot
+	for _, r := range in.p.RelsOf(in.ctx, s.part).ByType("table") {
+		if r.External || r.Resolved == "" || !in.p.Has(r.Resolved) {
+			continue
+		}
+		part := in.p.Entry(r.Resolved).Part
+		t := &table{part: part}
+		res := in.p.ScanPart(in.ctx, part, &tableHandler{t: t})
+		if !t.isRoot || !res.Complete {
+			continue
+		}
+		byRID[r.ID] = t
+		if !t.refOK || !t.hasTableColumns || len(t.columns) != t.ref.width() || strings.TrimSpace(t.headerRows) == "0" {
+			continue
+		}
+		if slots == nil {
+			slots = map[[2]int]*headerSlot{}
+		}
+		for i := range t.columns {
+			slots[[2]int{t.ref.c1 + i, t.ref.r1}] = &headerSlot{t: t, i: i}
+		}
+	}
+	return byRID, slots
+}
+
+// captureHeader records the text of a cell that is a table header.
+func (h *sheetHandler) captureHeader() {
+	c := &h.cell
+	slot := h.headers[[2]int{c.col, c.row}]
+	if slot == nil {
+		return
+	}
+	var text string
+	switch c.t {
+	case "s":
+		if i, err := strconv.Atoi(strings.TrimSpace(string(c.v))); err == nil && i >= 0 && i < len(h.in.sst) {
+			text = h.in.sst[i]
+		} else {
+			return // the shared-string check reports a bad index; no header judgement
+		}
+	case "inlineStr":
+		text = string(c.is)
+	default:
+		text = string(c.v)
+	}
+	slot.text, slot.seen = text, c.hasV || c.t == "inlineStr"
+	at := c.at()
+	slot.line, slot.col, slot.loc = at.line, at.col, at.loc
+}
+
+// checkHeaders compares each table's header cells with its column names
+// (WorkbookRules: CodeTableHeader).
+func (in *inspector) checkHeaders(s *sheetEntry, tables []*table, slots map[[2]int]*headerSlot) {
+	if len(slots) == 0 || !in.sstKnown {
+		return
+	}
+	for _, t := range tables {
+		label := t.displayName
+		var empty []string
+		for i, name := range t.columns {
+			slot := slots[[2]int{t.ref.c1 + i, t.ref.r1}]
+			if slot == nil || slot.t != t {
+				continue
+			}
+			cell := a1(t.ref.c1+i, t.ref.r1)
+			want, got := unescapeX(name), unescapeX(slot.text)
+			switch {
+			case !slot.seen || strings.TrimSpace(got) == "":
+				if want != "" {
+					empty = append(empty, cell)
+				}
+			case got != want:
+				in.add(formats.Finding{Code: CodeTableHeader, Grade: formats.Fatal, Part: s.part, Line: slot.line, Column: slot.col, Locator: slot.loc,
+					Anchor:  fmt.Sprintf("table %s column %s", label, name),
+					Message: fmt.Sprintf("sheet '%s': the header cell %s of table %s holds %q, but the table's column is named %q (%s); the two must be equal, and Excel repairs the workbook and drops the table", s.name, cell, label, clip(got, 60), clip(want, 60), t.part),
+					Fix:     fmt.Sprintf("make them equal: write %q in %s, or rename the tableColumn to %q (and the structured references that use it)", want, cell, got)})
+			}
+		}
+		if len(empty) > 0 {
+			in.add(formats.Finding{Code: CodeTableHeader, Grade: formats.Warning, Part: t.part, Line: t.at.line, Column: t.at.col, Locator: t.at.loc,
+				Anchor:  fmt.Sprintf("table %s empty header", label),
+				Message: fmt.Sprintf("sheet '%s': the header cell(s) %s of table %s are empty, but the table names those columns; Excel itself never writes an empty header (it names blank headers Column1, Column2…), and its reaction is not documented", s.name, strings.Join(empty, ", "), label),
+				Fix:     "write each column's name into its header cell (the first row of the table's ref)"})
+		}
+	}
+}
+
+// unescapeX decodes the _xHHHH_ escapes of SpreadsheetML strings (ECMA-376
+// Part 1 §22.9.2.19): table column names and cell text may write the same
+// character either way.
+func unescapeX(s string) string {
+	if !strings.Contains(s, "_x") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '_' && i+7 <= len(s) && s[i+1] == 'x' && isHex(s[i+2]) && isHex(s[i+3]) && isHex(s[i+4]) && isHex(s[i+5]) && s[i+6] == '_' {
+			v, _ := strconv.ParseUint(s[i+2:i+6], 16, 32)
+			b.WriteRune(rune(v))
+			i += 6
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }

@@ -10,9 +10,11 @@ import (
 // definedName is one workbook.xml definedName, checked once all names are
 // known (a formula may call a named LAMBDA defined further down).
 type definedName struct {
-	name, text string
-	line, col  int
-	locator    string
+	name, text   string
+	localSheetID string
+	hasLocal     bool
+	line, col    int
+	locator      string
 }
 
 // workbookHandler reads workbook.xml: the sheet list, the defined names
@@ -40,10 +42,16 @@ func (h *workbookHandler) Start(e *formats.Element) {
 		h.sheetsLoc, h.sheetsL, h.sheetsC = e.Locator(), e.Line, e.Column
 	case e.Depth == 3 && isSML(e, "sheet") && isSML(e.Parent, "sheets"):
 		name, _ := attr(e, "name")
-		h.in.sheets = append(h.in.sheets, &sheetEntry{name: name, rid: relID(e), line: e.Line, col: e.Column, locator: e.Locator()})
+		id, hasID := attr(e, "sheetId")
+		h.in.sheets = append(h.in.sheets, &sheetEntry{name: name, rid: relID(e), sheetID: id, hasID: hasID, line: e.Line, col: e.Column, locator: e.Locator()})
+	case e.Depth == 3 && isSML(e, "pivotCache") && isSML(e.Parent, "pivotCaches"):
+		if id, ok := attr(e, "cacheId"); ok {
+			h.in.pivotCaches[strings.TrimSpace(id)] = true
+		}
 	case e.Depth == 3 && isSML(e, "definedName"):
 		name, _ := attr(e, "name")
-		h.cur = &definedName{name: name, line: e.Line, col: e.Column, locator: e.Locator()}
+		local, hasLocal := attr(e, "localSheetId")
+		h.cur = &definedName{name: name, localSheetID: local, hasLocal: hasLocal, line: e.Line, col: e.Column, locator: e.Locator()}
 		h.text.Reset()
 		u := strings.ToUpper(name)
 		h.in.definedNames[u] = true
@@ -104,6 +112,11 @@ func (in *inspector) scanWorkbook() {
 			Fix:     "add a <sheet name=\"Sheet1\" sheetId=\"1\" r:id=\"…\"/> to <sheets> pointing at a worksheet part through xl/_rels/workbook.xml.rels"})
 	}
 	in.checkSheetNames()
+	in.wbKnown = res.Complete && isWorkbook
+	if in.wbKnown {
+		in.checkSheetIDs()
+		in.checkDefinedNameSheets(h.names)
+	}
 	if h.manual {
 		// DEFECTS.md (confirmed, Microsoft docs): in manual mode Excel does
 		// not recalculate on open, and it ignores fullCalcOnLoad then, so
@@ -200,6 +213,9 @@ func (h *sstHandler) End(e *formats.Element) {
 	case isSML(e, "rPh"):
 		h.inRPh--
 	case e.Depth == 2 && isSML(e, "si"):
+		if h.in.keepSST {
+			h.in.sst = append(h.in.sst, h.text.String())
+		}
 		if n := excelTextLen(h.text.String()); n > maxCellText {
 			in := h.in
 			// DEFECTS.md (confirmed): Excel's cell text limit is 32,767

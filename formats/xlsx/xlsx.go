@@ -11,7 +11,10 @@
 // indexes, cell values and text lengths, merged ranges, tables, row and
 // cell order, worksheet child order, formulas (separators, localized
 // names, LET/LAMBDA parameters, future-function prefixes, dynamic-array
-// metadata), data validation limits and manual calculation. Each check
+// metadata), data validation limits and manual calculation; style indexes
+// against styles.xml (styles.go: StyleRefKinds), sheet ids, defined-name
+// scopes, table headers, pivot caches, empty containers and references
+// beyond the grid (model.go: WorkbookRules, ContainerRules). Each check
 // cites its evidence where it is emitted.
 package xlsx
 
@@ -79,11 +82,19 @@ type inspector struct {
 	// macros is true for a macro-enabled workbook (a vbaProject
 	// relationship): a call of an unknown name may be a VBA function.
 	macros bool
+
+	styles      *styles         // what styles.xml defines (nil before scanStyles)
+	wbKnown     bool            // workbook.xml was read to the end
+	pivotCaches map[string]bool // cacheId of every workbook pivotCache
+	keepSST     bool            // keep the shared strings' text (tables need their headers)
+	sst         []string        // the shared strings, when keepSST
 }
 
 // sheetEntry is one <sheet> of workbook.xml.
 type sheetEntry struct {
 	name, rid     string
+	sheetID       string
+	hasID         bool
 	line, col     int
 	locator       string
 	part, relType string
@@ -93,7 +104,7 @@ type sheetEntry struct {
 // and its counts and sites to rep. The error is only for cancellation.
 func Inspect(ctx context.Context, p *formats.Package, rep *formats.Report) error {
 	in := &inspector{ctx: ctx, p: p, rep: rep, definedNames: map[string]bool{}, bookNames: map[string]bool{},
-		tableNames: map[string]string{}, tableIDs: map[string]string{}, perCode: map[string]int{}}
+		tableNames: map[string]string{}, tableIDs: map[string]string{}, perCode: map[string]int{}, pivotCaches: map[string]bool{}}
 	zero := formats.Counts{}
 	for _, k := range countKeys {
 		zero[k] = 0
@@ -107,6 +118,13 @@ func Inspect(ctx context.Context, p *formats.Package, rep *formats.Report) error
 	in.scanWorkbook()
 	if err := ctx.Err(); err != nil {
 		return err
+	}
+	in.scanStyles()
+	for _, s := range in.sheets {
+		if s.part != "" && len(p.RelsOf(ctx, s.part).ByType("table")) > 0 {
+			in.keepSST = true // table headers are compared with their cells' text
+			break
+		}
 	}
 	in.scanSharedStrings()
 	in.scanMetadata()
