@@ -19,6 +19,7 @@ import (
 	"github.com/editaudit/editaudit/audit"
 	"github.com/editaudit/editaudit/baseline"
 	"github.com/editaudit/editaudit/formats"
+	"github.com/editaudit/editaudit/pixeldiff/render"
 )
 
 // labelled is a generated corpus: pairs and, per id, the outcome the
@@ -598,7 +599,7 @@ func TestRunRendered(t *testing.T) {
 	t1 := time.Now()
 	out := filepath.Join(dir, "run")
 	st, err := RunPairs(ctx, pairs, RunOptions{Out: out, Store: openTestStore(t), Render: audit.RenderOn, Renderer: r})
-	t.Logf("pool start %v, run %v, pool %+v", t1.Sub(t0), time.Since(t1), r.Pool.Stats())
+	t.Logf("pool start %v, run %v, pool %+v", t1.Sub(t0), time.Since(t1), r.Converter.(*render.Pool).Stats())
 	closeR()
 	if err != nil {
 		t.Fatal(err)

@@ -2,33 +2,19 @@ package pixeldiff
 
 import (
 	"archive/zip"
-	"bytes"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/editaudit/editaudit/internal/testdoc"
 )
 
 // Page comparison on real documents from the corpus (EDITAUDIT_CORPUS):
 // a page break inserted at the top of real Word files with running headers
 // and footers, one of them numbering its pages. The edit is made in the
 // test on a copy; the corpus is only read.
-
-// comparisonCorpusFile returns the path of a corpus document, skipping the test when
-// EDITAUDIT_CORPUS is not set.
-func comparisonCorpusFile(t *testing.T, rel string) string {
-	t.Helper()
-	root := os.Getenv("EDITAUDIT_CORPUS")
-	if root == "" {
-		t.Skip("EDITAUDIT_CORPUS not set")
-	}
-	p := filepath.Join(root, rel)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("corpus file: %v", err)
-	}
-	return p
-}
 
 // docxBreakAtTop copies a .docx, inserting a paragraph holding a page
 // break at the start of the body.
@@ -39,8 +25,7 @@ func docxBreakAtTop(t *testing.T, src, dst string) {
 		t.Fatal(err)
 	}
 	defer zr.Close()
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
+	var parts []testdoc.Part
 	done := false
 	for _, f := range zr.File {
 		rc, err := f.Open()
@@ -62,21 +47,12 @@ func docxBreakAtTop(t *testing.T, src, dst string) {
 			s = s[:k] + `<w:p><w:r><w:br w:type="page"/></w:r></w:p>` + s[k:]
 			data, done = []byte(s), true
 		}
-		w, err := zw.CreateHeader(&zip.FileHeader{Name: f.Name, Method: zip.Deflate})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := w.Write(data); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
+		parts = append(parts, testdoc.Part{Name: f.Name, Data: string(data)})
 	}
 	if !done {
 		t.Fatalf("%s: no word/document.xml", src)
 	}
-	if err := os.WriteFile(dst, buf.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(dst, testdoc.Zip(parts...), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -109,7 +85,7 @@ func TestCorpusPageBreakAtTop(t *testing.T) {
 	var docs []e2eDoc
 	dir := t.TempDir()
 	for _, f := range files {
-		src := comparisonCorpusFile(t, f.rel)
+		src := testdoc.CorpusFile(t, f.rel)
 		data, err := os.ReadFile(src)
 		if err != nil {
 			t.Fatal(err)

@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/editaudit/editaudit/internal/testdoc"
 )
 
 // End-to-end tests on documents rendered by LibreOffice. The documents are
@@ -35,17 +37,12 @@ type rendered struct {
 	pages []*Raster
 }
 
-// needRenderer skips the test when LibreOffice or poppler is missing,
-// except under CI=true, where a missing renderer is a failure.
+// needRenderer checks that LibreOffice and poppler are installed
+// (testdoc.Tool: a skip, or a failure under CI=true).
 func needRenderer(t *testing.T) {
 	t.Helper()
 	for _, tool := range []string{"soffice", "pdftoppm", "pdftotext"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			if os.Getenv("CI") == "true" {
-				t.Fatalf("%s not found (CI=true: the renderer is required)", tool)
-			}
-			t.Skipf("%s not found", tool)
-		}
+		testdoc.Tool(t, tool)
 	}
 }
 
