@@ -9,6 +9,7 @@ import (
 	"github.com/editaudit/editaudit/audit"
 	"github.com/editaudit/editaudit/baseline"
 	"github.com/editaudit/editaudit/corpus"
+	"github.com/editaudit/editaudit/internal/testdoc"
 )
 
 // fivePages builds a 5-page contract: the 3-page example, a page break and
@@ -38,7 +39,7 @@ func fivePages(b *testing.B) []byte {
 // LibreOffice runs as a warm pool in both cases (its start is not counted).
 func BenchmarkAudit5PageDocx(b *testing.B) {
 	if renderer == nil {
-		b.Skip("LibreOffice not installed")
+		testdoc.Missing(b, "LibreOffice (soffice)")
 	}
 	orig := fivePages(b)
 	edited, err := corpus.Mutate("docx.word-replaced", orig)
