@@ -18,9 +18,10 @@ type RangeRasterizer interface {
 	RasterizeRange(ctx context.Context, pdfPath string, dpi, first, last int, each func(page int, r *pixeldiff.Raster, widthPt, heightPt float64) error) error
 }
 
-// checkRange refuses a page range that is not first..last, 1-based.
+// checkRange refuses a page range that is not first..last, 1-based; 0, 0
+// (every page) passes.
 func checkRange(first, last int) error {
-	if first < 1 || last < first {
+	if (first != 0 || last != 0) && (first < 1 || last < first) {
 		return fmt.Errorf("render: bad page range %d-%d", first, last)
 	}
 	return nil

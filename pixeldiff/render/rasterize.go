@@ -51,6 +51,28 @@ func checkPageLimits(sizes []pageSize, dpi, first int) error {
 	return nil
 }
 
+// sizesErr is the error of a failed run of the program that lists page
+// sizes (pdfinfo, mutool pages): ErrNoRenderer and cancellation as they
+// are, anything else a rasterize failure of this document.
+func sizesErr(ctx context.Context, prog string, err error, out []byte) error {
+	if ctx.Err() != nil || errors.Is(err, ErrNoRenderer) {
+		return errors.Join(ctx.Err(), err)
+	}
+	return &RenderError{Reason: ReasonRasterize, Detail: fmt.Sprintf("%s: %v: %s", prog, err, firstLine(out))}
+}
+
+// drawPages refuses pages over the size limits, then runs cmd and streams
+// its PPM pages, sizes[0] being page first. No pages draw nothing.
+func drawPages(ctx context.Context, name string, cmd *exec.Cmd, sizes []pageSize, dpi, first int, each func(int, *pixeldiff.Raster, float64, float64) error) error {
+	if len(sizes) == 0 {
+		return nil
+	}
+	if err := checkPageLimits(sizes, dpi, first); err != nil {
+		return err
+	}
+	return streamPNM(ctx, name, cmd, sizes, first, each)
+}
+
 // streamPNM runs cmd, reads len(sizes) concatenated PPM images from its
 // stdout and hands each to each, numbered from page first. The process runs
 // in its own group, which is killed when ctx ends or each fails; Wait is
@@ -191,14 +213,14 @@ func (p *Pdftoppm) Rasterize(ctx context.Context, pdfPath string, dpi int, each 
 
 // RasterizeRange implements RangeRasterizer.
 func (p *Pdftoppm) RasterizeRange(ctx context.Context, pdfPath string, dpi, first, last int, each func(page int, r *pixeldiff.Raster, widthPt, heightPt float64) error) error {
-	if err := checkRange(first, last); err != nil {
-		return err
-	}
 	return p.rasterize(ctx, pdfPath, dpi, first, last, each)
 }
 
-// rasterize draws pages first..last, or every page when first is 0.
+// rasterize draws pages first..last, or every page when both are 0.
 func (p *Pdftoppm) rasterize(ctx context.Context, pdfPath string, dpi, first, last int, each func(page int, r *pixeldiff.Raster, widthPt, heightPt float64) error) error {
+	if err := checkRange(first, last); err != nil {
+		return err
+	}
 	// pdfinfo lists the sizes of the pages asked for; parsePdfinfo wants
 	// them all, and the count tells a range beyond the last page.
 	out, err := runOutput(ctx, time.Minute, p.info(), "-f", "1", "-l", "1000000000", pdfPath)
@@ -206,10 +228,7 @@ func (p *Pdftoppm) rasterize(ctx context.Context, pdfPath string, dpi, first, la
 		return nil // poppler refuses any page range of a 0-page PDF
 	}
 	if err != nil {
-		if ctx.Err() != nil || errors.Is(err, ErrNoRenderer) {
-			return errors.Join(ctx.Err(), err)
-		}
-		return &RenderError{Reason: ReasonRasterize, Detail: fmt.Sprintf("pdfinfo: %v: %s", err, firstLine(out))}
+		return sizesErr(ctx, "pdfinfo", err, out)
 	}
 	sizes, err := parsePdfinfo(out)
 	if err != nil {
@@ -225,14 +244,7 @@ func (p *Pdftoppm) rasterize(ctx context.Context, pdfPath string, dpi, first, la
 		sizes = sizes[first-1 : last]
 		args = append(args, "-f", strconv.Itoa(first), "-l", strconv.Itoa(last))
 	}
-	if len(sizes) == 0 {
-		return nil
-	}
-	if err := checkPageLimits(sizes, dpi, first); err != nil {
-		return err
-	}
-	cmd := exec.Command(p.bin(), append(args, pdfPath)...)
-	return streamPNM(ctx, "pdftoppm", cmd, sizes, first, each)
+	return drawPages(ctx, "pdftoppm", exec.Command(p.bin(), append(args, pdfPath)...), sizes, dpi, first, each)
 }
 
 var (
@@ -355,24 +367,21 @@ func (m *Mutool) Rasterize(ctx context.Context, pdfPath string, dpi int, each fu
 // RasterizeRange implements RangeRasterizer: `mutool pages` and `mutool
 // draw` are given the range, so the other pages are neither read nor drawn.
 func (m *Mutool) RasterizeRange(ctx context.Context, pdfPath string, dpi, first, last int, each func(page int, r *pixeldiff.Raster, widthPt, heightPt float64) error) error {
-	if err := checkRange(first, last); err != nil {
-		return err
-	}
 	return m.rasterize(ctx, pdfPath, dpi, first, last, each)
 }
 
-// rasterize draws pages first..last, or every page when first is 0.
+// rasterize draws pages first..last, or every page when both are 0.
 func (m *Mutool) rasterize(ctx context.Context, pdfPath string, dpi, first, last int, each func(page int, r *pixeldiff.Raster, widthPt, heightPt float64) error) error {
+	if err := checkRange(first, last); err != nil {
+		return err
+	}
 	var rng []string
 	if first > 0 {
 		rng = []string{fmt.Sprintf("%d-%d", first, last)}
 	}
 	out, err := runOutput(ctx, time.Minute, m.bin(), append([]string{"pages", pdfPath}, rng...)...)
 	if err != nil {
-		if ctx.Err() != nil || errors.Is(err, ErrNoRenderer) {
-			return errors.Join(ctx.Err(), err)
-		}
-		return &RenderError{Reason: ReasonRasterize, Detail: fmt.Sprintf("mutool pages: %v: %s", err, firstLine(out))}
+		return sizesErr(ctx, "mutool pages", err, out)
 	}
 	if first == 0 && bytes.Contains(out, []byte("Failed to gather information")) {
 		// mutool pages lists a phantom page 0 for an empty page tree:
@@ -390,15 +399,8 @@ func (m *Mutool) rasterize(ctx context.Context, pdfPath string, dpi, first, last
 	if len(rng) > 0 && len(sizes) != last-first+1 {
 		return &RenderError{Reason: ReasonRasterize, Detail: fmt.Sprintf("mutool pages: pages %s asked, %d listed", rng[0], len(sizes))}
 	}
-	if len(sizes) == 0 {
-		return nil
-	}
-	if err := checkPageLimits(sizes, dpi, first); err != nil {
-		return err
-	}
 	args := append([]string{"draw", "-q", "-r", strconv.Itoa(dpi), "-c", "rgb", "-F", "pnm", "-o", "-", pdfPath}, rng...)
-	cmd := exec.Command(m.bin(), args...)
-	return streamPNM(ctx, "mutool", cmd, sizes, first, each)
+	return drawPages(ctx, "mutool", exec.Command(m.bin(), args...), sizes, dpi, first, each)
 }
 
 func orDefault(s, def string) string {
