@@ -66,10 +66,13 @@ func TestCorpusPageBreakAtTop(t *testing.T) {
 		top, bottom bool
 		// content lists the pages expected to change in content.
 		content string
+		// mutool, when set, is what differs when MuPDF draws the pages:
+		// "inserted;deleted;content".
+		mutool string
 	}{
 		// 16 pages; header and footer on every page, the footer with a
 		// PAGE field: one inserted page, every other page renumbered.
-		{"docx/poi_stress023.docx", "stress023", true, true, ""},
+		{"docx/poi_stress023.docx", "stress023", true, true, "", ""},
 		// 6 pages with a page border and tables; a different first page:
 		// no header on page 1, a header from page 2 on. After the break
 		// the old first page gets the header, its content moves down and
@@ -80,7 +83,14 @@ func TestCorpusPageBreakAtTop(t *testing.T) {
 		// lines of the original: they are reported changed, not
 		// reflowed (the text layer does no better: the split tables'
 		// text lines differ too; see reflow.go).
-		{"docx/oxsdk_consumer-confidence-report.docx", "ccr", true, true, "1-2,2-3,3-4"},
+		//
+		// MuPDF draws glyphs at quarter-pixel phases: the old first page's
+		// text, moved down under the new header, keeps 11 of its 25 lines
+		// pixel-identical (poppler, which snaps glyphs to whole pixels:
+		// 26 of 28), too few to pair the pages, so with mutool the old
+		// page 1 is reported deleted and the new page 2 inserted. This is
+		// why DefaultRasterizer prefers pdftoppm.
+		{"docx/oxsdk_consumer-confidence-report.docx", "ccr", true, true, "1-2,2-3,3-4", "1,2;1;2-3,3-4"},
 	}
 	var docs []e2eDoc
 	dir := t.TempDir()
@@ -100,26 +110,33 @@ func TestCorpusPageBreakAtTop(t *testing.T) {
 		docs = append(docs, e2eDoc{name: f.name + "-break", ext: "docx", body: string(data)})
 	}
 	needRenderer(t)
-	r := renderDocs(t, docs)
-	for _, f := range files {
-		t.Run(f.name, func(t *testing.T) {
-			before, after := r[f.name].pages, r[f.name+"-break"].pages
-			pairs, diffs, bands := auditPages(before, after)
-			s := summarize(pairs, diffs)
-			t.Logf("%d → %d pages, bands %+v: %s; margins-only %v", len(before), len(after), bands, fmtPairs(pairs), s.margins)
-			if (bands.Top > 0) != f.top || (bands.Bottom > 0) != f.bottom {
-				t.Errorf("bands %+v, want top %v bottom %v", bands, f.top, f.bottom)
-			}
-			bs, as := sign(before), sign(after)
-			rf := DetectReflow(bs, as, pairs, bands)
-			viaText := textReflow(pdfTextPages(t, r[f.name].pdf), pdfTextPages(t, r[f.name+"-break"].pdf), pairs)
-			t.Logf("reflow: pixel lines %v, text layer %v", rf, viaText)
-			if len(rf) > 0 {
-				t.Errorf("reflow %v after a page break", rf)
-			}
-			if strings.Join(s.inserted, ",") != "1" || len(s.deleted) > 0 || strings.Join(s.content, ",") != f.content {
-				t.Errorf("inserted %v deleted %v content %v; want inserted [1], content [%s]", s.inserted, s.deleted, s.content, f.content)
-			}
-		})
+	all := renderDocs(t, docs)
+	for _, rz := range e2eRasterizers {
+		r := all[rz]
+		for _, f := range files {
+			t.Run(rz+"/"+f.name, func(t *testing.T) {
+				before, after := r[f.name].pages, r[f.name+"-break"].pages
+				pairs, diffs, bands := auditPages(before, after)
+				s := summarize(pairs, diffs)
+				t.Logf("%d → %d pages, bands %+v: %s; margins-only %v", len(before), len(after), bands, fmtPairs(pairs), s.margins)
+				if (bands.Top > 0) != f.top || (bands.Bottom > 0) != f.bottom {
+					t.Errorf("bands %+v, want top %v bottom %v", bands, f.top, f.bottom)
+				}
+				bs, as := sign(before), sign(after)
+				rf := DetectReflow(bs, as, pairs, bands)
+				viaText := textReflow(pdfTextPages(t, r[f.name].pdf), pdfTextPages(t, r[f.name+"-break"].pdf), pairs)
+				t.Logf("reflow: pixel lines %v, text layer %v", rf, viaText)
+				if len(rf) > 0 {
+					t.Errorf("reflow %v after a page break", rf)
+				}
+				want := "1;;" + f.content
+				if rz == "mutool" && f.mutool != "" {
+					want = f.mutool
+				}
+				if got := strings.Join(s.inserted, ",") + ";" + strings.Join(s.deleted, ",") + ";" + strings.Join(s.content, ","); got != want {
+					t.Errorf("inserted;deleted;content = %s, want %s", got, want)
+				}
+			})
+		}
 	}
 }

@@ -65,7 +65,7 @@ Examples:
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "output folder (default: FILE's name + \"-pages\", in the current folder)"},
 			&cli.IntFlag{Name: "dpi", Value: render.DefaultDPI, Usage: "resolution, 10 to 600"},
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "png", Usage: "image format: png or jpeg"},
-			&cli.StringFlag{Name: "rasterizer", Value: "auto", Usage: "PDF rasterizer: auto (mutool if installed, else pdftoppm), mutool or pdftoppm"},
+			&cli.StringFlag{Name: "rasterizer", Value: "auto", Usage: "PDF rasterizer: auto (pdftoppm if installed, else mutool), mutool or pdftoppm"},
 		},
 		Action: runRender,
 	}

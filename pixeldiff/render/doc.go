@@ -1,8 +1,8 @@
 // Package render turns documents into pages: a Converter makes a PDF (Pool
 // supervises batch LibreOffice processes with their profiles, staging,
 // deadlines and quarantine), a Rasterizer draws the PDF's pages as
-// pixeldiff Rasters (MuPDF's mutool by default, poppler's pdftoppm
-// otherwise; whole documents or page ranges), and the Renderer joins the
+// pixeldiff Rasters (poppler's pdftoppm by default, MuPDF's mutool without
+// poppler; whole documents or page ranges), and the Renderer joins the
 // two, signs each page (RenderSigs) and names the Toolchain that made the
 // pixels. New is the one constructor the library and the command use.
 //

@@ -179,14 +179,27 @@ type Pdftoppm struct {
 // to clean up: BENCHMARKS.md "Rendering").
 func NewPdftoppm() Rasterizer { return &Pdftoppm{} }
 
-// DefaultRasterizer returns the fastest rasterizer installed: MuPDF's
-// mutool when it is in PATH (half the CPU per page of pdftoppm over the
-// PDFs of the real corpus, BENCHMARKS.md "Rendering"), else pdftoppm.
-// Which one it is goes into the Toolchain, so rasters of the two are never
-// compared with each other.
+// DefaultRasterizer returns poppler's pdftoppm when it and pdfinfo are in
+// PATH, else MuPDF's mutool when it is, else pdftoppm (which then reports
+// ErrNoRenderer with how to install it). Which one it is goes into the
+// Toolchain, so rasters of the two are never compared with each other.
+//
+// pdftoppm comes first although mutool needs about half its CPU per page
+// (BENCHMARKS.md "Rendering"): poppler snaps glyphs to whole pixels, so a
+// text line LibreOffice moved, or placed a fraction of a point apart in a
+// re-laid-out but unchanged page, is drawn pixel-identically — what page
+// signatures, alignment and reflow detection rely on (pixeldiff.PageSig
+// Lines). MuPDF draws glyphs at quarter-pixel phases: over edits of real
+// documents it reported unchanged pages as changed and an original page
+// as deleted where pdftoppm found it moved (RENDERING.md "Which
+// rasterizer"), for a saving of a few percent of an audit's CPU.
 func DefaultRasterizer() Rasterizer {
-	if _, err := exec.LookPath("mutool"); err == nil {
-		return NewMutool()
+	_, errP := exec.LookPath("pdftoppm")
+	_, errI := exec.LookPath("pdfinfo")
+	if errP != nil || errI != nil {
+		if _, err := exec.LookPath("mutool"); err == nil {
+			return NewMutool()
+		}
 	}
 	return NewPdftoppm()
 }

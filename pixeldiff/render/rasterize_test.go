@@ -292,15 +292,28 @@ func TestRasterizeFaults(t *testing.T) {
 	}
 }
 
-// TestDefaultRasterizer: mutool when installed, pdftoppm otherwise.
+// TestDefaultRasterizer: pdftoppm when poppler is installed, mutool when
+// only it is, pdftoppm (failing with ErrNoRenderer) when neither is.
 func TestDefaultRasterizer(t *testing.T) {
-	if _, err := exec.LookPath("mutool"); err == nil {
-		if n := DefaultRasterizer().Name(); n != "mutool" {
-			t.Errorf("with mutool installed: %s", n)
-		}
+	requireTools(t, "pdftoppm", "pdfinfo", "mutool")
+	if n := DefaultRasterizer().Name(); n != "pdftoppm" {
+		t.Errorf("with poppler and mutool installed: %s", n)
+	}
+	onlyMutool := t.TempDir()
+	mutool, _ := exec.LookPath("mutool")
+	if err := os.Symlink(mutool, filepath.Join(onlyMutool, "mutool")); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", onlyMutool)
+	if n := DefaultRasterizer().Name(); n != "mutool" {
+		t.Errorf("with only mutool: %s", n)
 	}
 	t.Setenv("PATH", t.TempDir())
-	if n := DefaultRasterizer().Name(); n != "pdftoppm" {
-		t.Errorf("without mutool: %s", n)
+	rz := DefaultRasterizer()
+	if rz.Name() != "pdftoppm" {
+		t.Errorf("with neither: %s", rz.Name())
+	}
+	if err := rz.Rasterize(context.Background(), "x.pdf", 72, func(int, *pixeldiff.Raster, float64, float64) error { return nil }); !errors.Is(err, ErrNoRenderer) {
+		t.Errorf("with neither: %v, want ErrNoRenderer", err)
 	}
 }

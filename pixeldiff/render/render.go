@@ -131,7 +131,8 @@ type Config struct {
 
 // New is the one constructor of a Renderer used by the library and the
 // command: it starts a Pool (unless c.Converter is given) and picks the
-// default rasterizer (MuPDF's mutool when installed, else pdftoppm).
+// default rasterizer (DefaultRasterizer: pdftoppm, or mutool without
+// poppler).
 // A missing LibreOffice is ErrNoRenderer with an installation hint.
 // Close the Renderer when done.
 func New(ctx context.Context, c Config) (*Renderer, error) {
