@@ -1,19 +1,23 @@
 package audit
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/editaudit/editaudit/baseline"
 	"github.com/editaudit/editaudit/formats"
 	"github.com/editaudit/editaudit/formats/inspect"
 	"github.com/editaudit/editaudit/pixeldiff"
+	"github.com/editaudit/editaudit/pixeldiff/render"
 )
 
 // Render modes (DESIGN.md --render).
@@ -21,7 +25,7 @@ const (
 	// RenderAuto renders when LibreOffice is installed and otherwise says
 	// so in pages.status/pages.message.
 	RenderAuto = "auto"
-	// RenderOn makes a missing renderer an error (pixeldiff.ErrNoRenderer).
+	// RenderOn makes a missing renderer an error (render.ErrNoRenderer).
 	RenderOn = "on"
 	// RenderOff never renders.
 	RenderOff = "off"
@@ -36,10 +40,11 @@ type Options struct {
 	// Render is RenderAuto, RenderOn or RenderOff ("" = off for the
 	// library; the CLI defaults to auto).
 	Render string
-	// Renderer renders pages. When nil and rendering is asked for, Files
-	// starts one (a LibreOffice pool) for this call and closes it after.
-	// Share one Renderer across many audits to keep LibreOffice warm.
-	Renderer *pixeldiff.Renderer
+	// Renderer renders pages. When nil and rendering is asked for, the
+	// audit starts one (StartRenderer, one LibreOffice process) for this
+	// call and closes it after. Share one Renderer across many audits to
+	// keep LibreOffice warm.
+	Renderer *render.Renderer
 	// Store caches snapshots of originals; nil makes them per call.
 	Store *baseline.Store
 	// Show is the number of changed pages given as before/after images
@@ -67,19 +72,46 @@ func (o Options) show() int {
 }
 
 // ErrNoRenderer is returned with RenderOn when LibreOffice is missing.
-var ErrNoRenderer = pixeldiff.ErrNoRenderer
+var ErrNoRenderer = render.ErrNoRenderer
+
+// ErrRestoreNeedsFile is returned by Reader when opts.Restore is set: there
+// is no file to put the original back into.
+var ErrRestoreNeedsFile = errors.New("audit: Restore needs the edited file's path (use Files)")
+
+// Source is one document of an audit given by its contents — an upload, a
+// blob from a database — for Reader. Name is what the result and its
+// messages call the document (a file name or a path; only its base name
+// and extension are ever used to name a file).
+type Source struct {
+	Name string
+	R    io.ReaderAt
+	Size int64
+}
+
+// SourceBytes is a Source over data held in memory.
+func SourceBytes(name string, data []byte) Source {
+	return Source{Name: name, R: bytes.NewReader(data), Size: int64(len(data))}
+}
+
+// read returns the source's bytes.
+func (s Source) read() ([]byte, error) {
+	if s.R == nil || s.Size < 0 {
+		return nil, fmt.Errorf("audit: %s: no contents", s.Name)
+	}
+	b, err := io.ReadAll(io.NewSectionReader(s.R, 0, s.Size))
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", s.Name, err)
+	}
+	return b, nil
+}
 
 // Files audits the edit that turned the document at originalPath into the
-// one at editedPath. The error is for the tool failing (I/O, a missing
+// one at editedPath: the path convenience over Reader, and the only form
+// that can Restore. The error is for the tool failing (I/O, a missing
 // renderer with RenderOn, cancellation); a broken document is findings.
 // Nothing is written to either input unless opts.Restore is set and the
 // edit is blocked.
 func Files(ctx context.Context, originalPath, editedPath string, opts Options) (*Result, error) {
-	renderer, closeR, err := opts.renderer(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer closeR()
 	origBytes, err := os.ReadFile(originalPath)
 	if err != nil {
 		return nil, err
@@ -88,24 +120,87 @@ func Files(ctx context.Context, originalPath, editedPath string, opts Options) (
 	if err != nil {
 		return nil, err
 	}
+	return run(ctx, doc{name: originalPath, path: originalPath, data: origBytes},
+		doc{name: editedPath, path: editedPath, data: editedBytes}, opts)
+}
+
+// Reader audits the edit that turned original into edited, both given by
+// their contents (pdfcpu style: what an HTTP service holds after an
+// upload). It is Files without paths: the result names the documents by
+// their Source names, and opts.Restore is refused (ErrRestoreNeedsFile).
+// When pages are rendered, each document is written to a private temporary
+// folder for LibreOffice and removed before Reader returns.
+func Reader(ctx context.Context, original, edited Source, opts Options) (*Result, error) {
+	if opts.Restore {
+		return nil, ErrRestoreNeedsFile
+	}
+	origBytes, err := original.read()
+	if err != nil {
+		return nil, err
+	}
+	editedBytes, err := edited.read()
+	if err != nil {
+		return nil, err
+	}
+	return run(ctx, doc{name: original.Name, data: origBytes}, doc{name: edited.Name, data: editedBytes}, opts)
+}
+
+// doc is one side of an audit: the name the result uses, its bytes, and a
+// file holding those bytes for the renderer and Restore ("" when the
+// caller gave none: one is written when rendering needs it).
+type doc struct {
+	name, path string
+	data       []byte
+}
+
+// file is the path the renderer reads, or the name when nothing is
+// rendered from it.
+func (d doc) file() string {
+	if d.path != "" {
+		return d.path
+	}
+	return d.name
+}
+
+// run is the audit behind Files and Reader.
+func run(ctx context.Context, orig, edited doc, opts Options) (*Result, error) {
+	renderer, closeR, err := opts.renderer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer closeR()
+	if renderer != nil && (orig.path == "" || edited.path == "") {
+		dir, err := os.MkdirTemp("", "editaudit-audit-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(dir)
+		for i, d := range []*doc{&orig, &edited} {
+			if d.path == "" {
+				if d.path, err = writeTemp(filepath.Join(dir, strconv.Itoa(i)), d.name, d.data); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
 	// The original's snapshot: from the store when it has it.
-	snapOpts := baseline.Options{Renderer: renderer, Limits: opts.Limits}
+	snapOpts := baseline.Options{Renderer: renderer, Limits: opts.Limits, Data: orig.data}
 	var snap *baseline.Snapshot
 	if opts.Store != nil {
-		snap, _, err = opts.Store.Snapshot(ctx, originalPath, sha256Hex(origBytes), snapOpts)
+		snap, _, err = opts.Store.Snapshot(ctx, orig.file(), sha256Hex(orig.data), snapOpts)
 	} else {
-		snap, err = baseline.Make(ctx, originalPath, snapOpts)
+		snap, err = baseline.Make(ctx, orig.file(), snapOpts)
 	}
 	if err != nil {
 		return nil, wrapRenderErr(err)
 	}
 	defer snap.Close()
-	edited, err := inspect.Bytes(ctx, editedBytes, editedPath, inspect.Options{Limits: opts.Limits})
+	edRep, err := inspect.Bytes(ctx, edited.data, edited.name, inspect.Options{Limits: opts.Limits})
 	if err != nil {
 		return nil, err
 	}
-	res := compareReports(snap.Report, edited)
-	res.Original.Path, res.Edited.Path = originalPath, editedPath
+	res := compareReports(snap.Report, edRep)
+	res.Original.Path, res.Edited.Path = orig.name, edited.name
 
 	// Pages.
 	switch {
@@ -118,7 +213,7 @@ func Files(ctx context.Context, originalPath, editedPath string, opts Options) (
 		if snap.Pages.Status == baseline.PagesOK {
 			bands = &snap.Pages.Bands
 		}
-		ep, err := baseline.RenderPages(ctx, renderer, editedPath, edited.Format, bands)
+		ep, err := baseline.RenderPages(ctx, renderer, edited.path, edRep.Format, bands)
 		if err != nil {
 			return nil, wrapRenderErr(err)
 		}
@@ -132,8 +227,8 @@ func Files(ctx context.Context, originalPath, editedPath string, opts Options) (
 	// Gate: blocked if and only if the edit introduced a fatal finding.
 	res.Blocked = formats.HasFatal(res.NewFindings)
 	if res.Blocked && opts.Restore {
-		rej := rejectedPath(editedPath, edited.Format, opts.OutDir)
-		if err := restore(editedPath, origBytes, editedBytes, rej); err != nil {
+		rej := rejectedPath(edited.path, edRep.Format, opts.OutDir)
+		if err := restore(edited.path, orig.data, edited.data, rej); err != nil {
 			return nil, err
 		}
 		res.Restored = true
@@ -146,6 +241,21 @@ func Files(ctx context.Context, originalPath, editedPath string, opts Options) (
 	}
 	res.Feedback = Feedback(res, FeedbackOptions{})
 	return res, nil
+}
+
+// writeTemp writes data into a new folder dir as the base name of name, so
+// that the renderer sees the document's extension; a name without a usable
+// base name becomes "document".
+func writeTemp(dir, name string, data []byte) (string, error) {
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		return "", err
+	}
+	base := filepath.Base(filepath.Clean("/" + filepath.ToSlash(name)))
+	if base == "/" || base == "." {
+		base = "document"
+	}
+	p := filepath.Join(dir, base)
+	return p, os.WriteFile(p, data, 0o600)
 }
 
 // compareReports fills the finding and structure parts of a Result.
@@ -183,24 +293,19 @@ func rejectedPath(editedPath string, f formats.Format, outDir string) string {
 }
 
 // renderer returns the renderer to use (nil: do not render) and a func to
-// release one started for this call.
-func (o Options) renderer(ctx context.Context) (*pixeldiff.Renderer, func(), error) {
-	mode := o.Render
-	if mode == "" || mode == RenderOff {
+// release one started for this call (one LibreOffice process).
+func (o Options) renderer(ctx context.Context) (*render.Renderer, func(), error) {
+	if o.Render == "" || o.Render == RenderOff {
 		return nil, func() {}, nil
 	}
 	if o.Renderer != nil {
 		return o.Renderer, func() {}, nil
 	}
-	pool, err := pixeldiff.NewPool(ctx, pixeldiff.PoolOptions{Workers: 1})
+	r, err := StartRenderer(ctx, o.Render, render.Config{Pool: render.PoolOptions{Workers: 1}})
 	if err != nil {
-		if errors.Is(err, pixeldiff.ErrNoRenderer) && mode == RenderAuto {
-			return nil, func() {}, nil
-		}
-		return nil, nil, wrapRenderErr(err)
+		return nil, nil, err
 	}
-	r := &pixeldiff.Renderer{Pool: pool, Raster: pixeldiff.NewPdftoppm()}
-	return r, func() { pool.Close() }, nil
+	return r, func() { r.Close() }, nil
 }
 
 func renderOffMessage(mode string) string {
@@ -211,14 +316,29 @@ func renderOffMessage(mode string) string {
 }
 
 func wrapRenderErr(err error) error {
-	if errors.Is(err, pixeldiff.ErrNoRenderer) {
+	if errors.Is(err, render.ErrNoRenderer) {
 		return fmt.Errorf("%w (install LibreOffice and poppler-utils: apt-get install libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui poppler-utils; or use --render off)", err)
 	}
 	return err
 }
 
-// StartRenderer returns the renderer opts ask for (nil for off, or auto
-// without LibreOffice) and a func that releases it.
-func StartRenderer(ctx context.Context, opts Options) (*pixeldiff.Renderer, func(), error) {
-	return opts.renderer(ctx)
+// StartRenderer starts, with render.New(cfg), the renderer a --render mode
+// asks for: nil and no error for RenderOff (or ""), and for RenderAuto when
+// LibreOffice is missing; for RenderOn a missing LibreOffice is
+// ErrNoRenderer with how to install it. It is the one place the library
+// and the command turn a mode into a Renderer; share the Renderer across
+// audits (Options.Renderer) and Close it when done (a nil Renderer closes
+// as a no-op).
+func StartRenderer(ctx context.Context, mode string, cfg render.Config) (*render.Renderer, error) {
+	if mode == "" || mode == RenderOff {
+		return nil, nil
+	}
+	r, err := render.New(ctx, cfg)
+	if err != nil {
+		if errors.Is(err, render.ErrNoRenderer) && mode == RenderAuto {
+			return nil, nil
+		}
+		return nil, wrapRenderErr(err)
+	}
+	return r, nil
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"io"
 	"os"
@@ -16,24 +17,25 @@ import (
 	"github.com/editaudit/editaudit/audit"
 	"github.com/editaudit/editaudit/baseline"
 	"github.com/editaudit/editaudit/formats"
+	"github.com/editaudit/editaudit/internal/testdoc"
 	"github.com/editaudit/editaudit/mutate"
-	"github.com/editaudit/editaudit/pixeldiff"
+	"github.com/editaudit/editaudit/pixeldiff/render"
 	"github.com/editaudit/editaudit/reports"
 	"github.com/editaudit/editaudit/synth"
 )
 
 // renderer is one LibreOffice pool shared by the package's tests (a pool
 // start costs seconds; conversions on a warm pool are fast).
-var renderer *pixeldiff.Renderer
+var renderer *render.Renderer
 
 func TestMain(m *testing.M) {
 	code := func() int {
 		flag.Parse()
 		if _, err := exec.LookPath("soffice"); err == nil && !testing.Short() {
-			pool, err := pixeldiff.NewPool(context.Background(), pixeldiff.PoolOptions{Workers: 1})
+			r, err := render.New(context.Background(), render.Config{Pool: render.PoolOptions{Workers: 1}})
 			if err == nil {
-				defer pool.Close()
-				renderer = &pixeldiff.Renderer{Pool: pool, Raster: pixeldiff.NewPdftoppm()}
+				defer r.Close()
+				renderer = r
 			}
 		}
 		return m.Run()
@@ -41,16 +43,13 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func needRenderer(t *testing.T) *pixeldiff.Renderer {
+func needRenderer(t *testing.T) *render.Renderer {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("renders with LibreOffice (skipped in -short)")
 	}
 	if renderer == nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("LibreOffice is required under CI")
-		}
-		t.Skip("LibreOffice not installed")
+		testdoc.Missing(t, "LibreOffice (soffice)")
 	}
 	return renderer
 }
@@ -90,13 +89,18 @@ func rewrite(t *testing.T, in []byte, part string, fn func(string) string) []byt
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out bytes.Buffer
-	zw := zip.NewWriter(&out)
+	var parts []testdoc.Part
 	found := false
 	for _, f := range zr.File {
-		rc, _ := f.Open()
-		b, _ := io.ReadAll(rc)
+		rc, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(rc)
 		rc.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
 		if f.Name == part {
 			nb := fn(string(b))
 			if nb == string(b) {
@@ -104,14 +108,12 @@ func rewrite(t *testing.T, in []byte, part string, fn func(string) string) []byt
 			}
 			b, found = []byte(nb), true
 		}
-		w, _ := zw.Create(f.Name)
-		w.Write(b)
+		parts = append(parts, testdoc.Part{Name: f.Name, Data: string(b)})
 	}
-	zw.Close()
 	if !found {
 		t.Fatalf("no part %s", part)
 	}
-	return out.Bytes()
+	return testdoc.Zip(parts...)
 }
 
 func write(t *testing.T, dir, name string, b []byte) string {
@@ -352,5 +354,41 @@ func TestStoreReuse(t *testing.T) {
 	}
 	if _, err := st.Get(sha + "-norender"); err != nil {
 		t.Errorf("entry not rebuilt: %v", err)
+	}
+}
+
+// Reader gives the result Files gives for the same bytes (rendered pages
+// included), names the documents by their Source names, writes its temp
+// files under the base name only, and refuses Restore.
+func TestReaderMatchesFiles(t *testing.T) {
+	orig := synthDoc(t, "contract.json")
+	edited := mutateDoc(t, "docx.row-deleted", orig)
+	opts := audit.Options{Render: audit.RenderOff}
+	if !testing.Short() && renderer != nil {
+		opts = audit.Options{Render: audit.RenderOn, Renderer: renderer}
+	}
+	byPath, o, e := run(t, orig, edited, ".docx", opts)
+	// An upload's name with folders in it (TestWriteTemp: only its base
+	// name names the temp file).
+	fromMem, err := audit.Reader(context.Background(), audit.SourceBytes("../../up/original.docx", orig),
+		audit.Source{Name: "edited.docx", R: bytes.NewReader(edited), Size: int64(len(edited))}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fromMem.Original.Path != "../../up/original.docx" || fromMem.Edited.Path != "edited.docx" {
+		t.Errorf("Reader paths %q, %q", fromMem.Original.Path, fromMem.Edited.Path)
+	}
+	fromMem.Original.Path, fromMem.Edited.Path = o, e
+	a, _ := json.Marshal(byPath)
+	b, _ := json.Marshal(fromMem)
+	if !bytes.Equal(a, b) {
+		t.Errorf("Reader and Files differ:\nFiles  %s\nReader %s", a, b)
+	}
+	if opts.Render == audit.RenderOn && (byPath.Pages.Status != audit.PagesOK || len(byPath.Pages.Changed) == 0) {
+		t.Errorf("pages not compared: %+v", byPath.Pages)
+	}
+	if _, err := audit.Reader(context.Background(), audit.SourceBytes("a.docx", orig), audit.SourceBytes("b.docx", edited),
+		audit.Options{Restore: true}); !errors.Is(err, audit.ErrRestoreNeedsFile) {
+		t.Errorf("Reader with Restore: %v, want ErrRestoreNeedsFile", err)
 	}
 }

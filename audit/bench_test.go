@@ -8,6 +8,7 @@ import (
 
 	"github.com/editaudit/editaudit/audit"
 	"github.com/editaudit/editaudit/baseline"
+	"github.com/editaudit/editaudit/internal/testdoc"
 	"github.com/editaudit/editaudit/mutate"
 	"github.com/editaudit/editaudit/synth"
 )
@@ -39,7 +40,7 @@ func fivePages(b *testing.B) []byte {
 // LibreOffice runs as a warm pool in both cases (its start is not counted).
 func BenchmarkAudit5PageDocx(b *testing.B) {
 	if renderer == nil {
-		b.Skip("LibreOffice not installed")
+		testdoc.Missing(b, "LibreOffice (soffice)")
 	}
 	orig := fivePages(b)
 	edited, err := mutate.Mutate("docx.word-replaced", orig)

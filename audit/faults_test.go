@@ -9,13 +9,11 @@ package audit_test
 // no process and no temp folder behind.
 
 import (
-	"archive/zip"
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -24,32 +22,20 @@ import (
 	"github.com/editaudit/editaudit/audit"
 	"github.com/editaudit/editaudit/baseline"
 	"github.com/editaudit/editaudit/formats"
-	"github.com/editaudit/editaudit/pixeldiff"
+	"github.com/editaudit/editaudit/internal/testdoc"
+	"github.com/editaudit/editaudit/pixeldiff/render"
 )
 
 // faultDocx is a one-page Word document: a table and a paragraph of text
 // (raw: a control character in it is an XML-illegal character).
 func faultDocx(t *testing.T, text string) []byte {
 	t.Helper()
-	var b bytes.Buffer
-	zw := zip.NewWriter(&b)
-	for _, p := range [][2]string{
-		{"[Content_Types].xml", `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>`},
-		{"_rels/.rels", `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`},
-		{"word/document.xml", `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>` +
-			`<w:tbl><w:tr><w:tc><w:p><w:r><w:t>cell</w:t></w:r></w:p></w:tc></w:tr></w:tbl><w:p><w:r><w:t>` + text + `</w:t></w:r></w:p>` +
-			`<w:sectPr><w:pgSz w:w="11906" w:h="16838"/></w:sectPr></w:body></w:document>`},
-	} {
-		w, err := zw.Create(p[0])
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Write([]byte(p[1]))
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
+	return testdoc.Pairs(
+		"[Content_Types].xml", `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>`,
+		"_rels/.rels", `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`,
+		"word/document.xml", `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>`+
+			`<w:tbl><w:tr><w:tc><w:p><w:r><w:t>cell</w:t></w:r></w:p></w:tc></w:tr></w:tbl><w:p><w:r><w:t>`+text+`</w:t></w:r></w:p>`+
+			`<w:sectPr><w:pgSz w:w="11906" w:h="16838"/></w:sectPr></w:body></w:document>`)
 }
 
 // zeroPagePDF is a valid PDF whose page tree is empty.
@@ -156,18 +142,13 @@ func emptyDir(t *testing.T, dir string) {
 	}
 }
 
+// requireTools returns the path of the first tool after checking that
+// each is installed (testdoc.Tool: a skip, or a failure under CI=true).
 func requireTools(t *testing.T, tools ...string) string {
 	t.Helper()
 	var first string
 	for _, tool := range tools {
-		p, err := exec.LookPath(tool)
-		if err != nil {
-			if os.Getenv("CI") == "true" {
-				t.Fatalf("%s is required under CI", tool)
-			}
-			t.Skipf("%s not installed", tool)
-		}
-		if first == "" {
+		if p := testdoc.Tool(t, tool); first == "" {
 			first = p
 		}
 	}
@@ -176,13 +157,13 @@ func requireTools(t *testing.T, tools ...string) string {
 
 // faultPool starts a pool running fake, with its working folder under a
 // folder of the test's that must be empty once the pool is closed.
-func faultPool(t *testing.T, fake string, deadline time.Duration) (*pixeldiff.Pool, string) {
+func faultPool(t *testing.T, fake string, deadline time.Duration) (*render.Pool, string) {
 	t.Helper()
 	tmp := filepath.Join(t.TempDir(), "pool")
 	if err := os.Mkdir(tmp, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	pool, err := pixeldiff.NewPool(context.Background(), pixeldiff.PoolOptions{SofficePath: fake, Workers: 1, Deadline: deadline, BatchWindow: time.Millisecond, TempDir: tmp})
+	pool, err := render.NewPool(context.Background(), render.PoolOptions{SofficePath: fake, Workers: 1, Deadline: deadline, BatchWindow: time.Millisecond, TempDir: tmp})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +177,7 @@ func faultPool(t *testing.T, fake string, deadline time.Duration) (*pixeldiff.Po
 // in a pool of its own with a 2s deadline (an idle, blocked LibreOffice is
 // killed at the deadline, then once more when retried alone).
 func TestRendererFaults(t *testing.T) {
-	real := requireTools(t, "soffice", "pdftoppm", "pdfinfo", "unzip")
+	real := requireTools(t, "soffice", "mutool", "pdftoppm", "pdfinfo", "unzip")
 	pool, tmp := faultPool(t, fakeSoffice(t, real), 20*time.Second)
 	store, err := baseline.OpenStore(t.TempDir())
 	if err != nil {
@@ -230,7 +211,10 @@ func TestRendererFaults(t *testing.T) {
 				o = filepath.Join(t.TempDir(), "orig.docx")
 				os.WriteFile(o, faultDocx(t, "Hello FAULT-"+tc.fault), 0o644)
 			}
-			r := &pixeldiff.Renderer{Pool: p, Raster: pixeldiff.NewPdftoppm(), DPI: 40}
+			r, err := render.New(context.Background(), render.Config{Converter: p, DPI: 40})
+			if err != nil {
+				t.Fatal(err)
+			}
 			// The faulty edits add an XML-illegal character (a new fatal
 			// finding); the control edit is healthy, since LibreOffice
 			// itself refuses a document with one.
@@ -303,19 +287,19 @@ func TestRendererMissing(t *testing.T) {
 		t.Errorf("render auto: blocked %v, structure %+v, pages %+v", res.Blocked, res.Structure, res.Pages)
 	}
 	// An explicit program that does not exist is the same error.
-	_, err = pixeldiff.NewPool(context.Background(), pixeldiff.PoolOptions{SofficePath: filepath.Join(dir, "no-soffice"), TempDir: t.TempDir()})
-	if !errors.Is(err, pixeldiff.ErrNoRenderer) {
+	_, err = render.NewPool(context.Background(), render.PoolOptions{SofficePath: filepath.Join(dir, "no-soffice"), TempDir: t.TempDir()})
+	if !errors.Is(err, render.ErrNoRenderer) {
 		t.Errorf("NewPool with a missing program: %v", err)
 	}
 }
 
 // TestCancelDuringRender: the context is cancelled while LibreOffice
-// converts (the real one) and, separately, while pdftoppm draws (a
+// converts (the real one) and, separately, while pdftoppm or mutool runs (a
 // stand-in that never finishes). The audit returns context.Canceled
 // promptly, no soffice or pdftoppm process is left, and once the pool is
 // closed its folder is empty.
 func TestCancelDuringRender(t *testing.T) {
-	real := requireTools(t, "soffice", "pdftoppm", "pdfinfo")
+	real := requireTools(t, "soffice", "mutool", "pdftoppm", "pdfinfo")
 	dir := t.TempDir()
 	orig := filepath.Join(dir, "orig.docx")
 	edited := filepath.Join(dir, "edited.docx")
@@ -324,14 +308,17 @@ func TestCancelDuringRender(t *testing.T) {
 	hangDir := t.TempDir()
 	hangPdftoppm := filepath.Join(hangDir, "pdftoppm")
 	os.WriteFile(hangPdftoppm, []byte("#!/bin/sh\nexec sleep 2718\n"), 0o755)
+	hangMutool := filepath.Join(hangDir, "mutool")
+	os.WriteFile(hangMutool, []byte("#!/bin/sh\nexec sleep 2718\n"), 0o755)
+	hung := func(string) bool { return len(procsMentioning("sleep 2718")) > 0 }
 
 	tests := []struct {
 		name   string
-		raster pixeldiff.Rasterizer
+		raster render.Rasterizer
 		// started reports that the stage to interrupt is running.
 		started func(tmp string) bool
 	}{
-		{"during LibreOffice", pixeldiff.NewPdftoppm(), func(tmp string) bool {
+		{"during LibreOffice", render.DefaultRasterizer(), func(tmp string) bool {
 			for _, p := range procsMentioning(tmp) {
 				if strings.Contains(p, "--convert-to") {
 					return true
@@ -339,12 +326,16 @@ func TestCancelDuringRender(t *testing.T) {
 			}
 			return false
 		}},
-		{"during pdftoppm", &pixeldiff.Pdftoppm{Bin: hangPdftoppm}, func(string) bool { return len(procsMentioning("sleep 2718")) > 0 }},
+		{"during pdftoppm", &render.Pdftoppm{Bin: hangPdftoppm}, hung},
+		{"during mutool", &render.Mutool{Bin: hangMutool}, hung},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			pool, tmp := faultPool(t, real, time.Minute)
-			r := &pixeldiff.Renderer{Pool: pool, Raster: tc.raster, DPI: 40}
+			r, err := render.New(context.Background(), render.Config{Converter: pool, Rasterizer: tc.raster, DPI: 40})
+			if err != nil {
+				t.Fatal(err)
+			}
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			done := make(chan error, 1)
@@ -365,7 +356,6 @@ func TestCancelDuringRender(t *testing.T) {
 			}
 			cancel()
 			start := time.Now()
-			var err error
 			select {
 			case err = <-done:
 			case <-time.After(30 * time.Second):

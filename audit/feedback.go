@@ -9,9 +9,12 @@ import (
 	"github.com/editaudit/editaudit/formats"
 )
 
-// The model feedback lives next to Result rather than in reports because the
-// engine stores it in Result.Feedback (the JSON "feedback" field); the
-// reports package only prints it.
+// Every sentence a model reads is built in this package: the audit's
+// feedback (this file), the check's (feedback_check.go) and the captions
+// of the page images (captions.go). The audit stores its feedback in
+// Result.Feedback, the JSON "feedback" field that corpus records and the
+// service return; reports imports audit, so the text cannot live there
+// without a cycle. reports lays these texts out and builds none of its own.
 
 // Defaults of FeedbackOptions (DESIGN.md "Model feedback": short, bounded,
 // every cap stated when it cuts something).
@@ -87,46 +90,48 @@ func Feedback(r *Result, opts FeedbackOptions) string {
 
 	fs := append([]formats.Finding(nil), r.NewFindings...)
 	formats.Sort(fs)
+	lines := []string{head}
+	if len(fs) == 0 {
+		lines = append(lines, "No new findings.")
+	} else {
+		t := formats.TallyOf(fs)
+		header := fmt.Sprintf("New findings: %d (%s):", t.Total, TallyWords(t))
+		lines = append(lines, fbFindingLines(fs, header, "new ", head, tail, opts)...)
+	}
+	lines = append(lines, tail...)
+	return fbBound(strings.Join(lines, "\n"), opts.MaxChars)
+}
 
+// fbFindingLines is header and the findings fs (sorted) one block each,
+// while they fit under opts.MaxFindings and under opts.MaxChars beside the
+// fixed head and tail lines, then one line counting the rest and naming
+// the cap that cut them ("… and 3 more new findings not listed (cap 20).").
+func fbFindingLines(fs []formats.Finding, header, adjective, head string, tail []string, opts FeedbackOptions) []string {
 	fixed := fbRunes(head) + 1
 	for _, l := range tail {
 		fixed += fbRunes(l) + 1
 	}
-
-	var lines []string
-	lines = append(lines, head)
-	if len(fs) == 0 {
-		lines = append(lines, "No new findings.")
-	} else {
-		header := fbFindingsHeader(fs)
-		blocks := make([]string, len(fs))
-		for i, f := range fs {
-			blocks[i] = fbFindingBlock(i+1, f)
+	// Reserve room for the header and for the cap line.
+	budget := opts.MaxChars - fixed - fbRunes(header) - 1 - 100
+	lines := []string{header}
+	n, used := 0, 0
+	for n < len(fs) && n < opts.MaxFindings {
+		b := fbFindingBlock(n+1, fs[n])
+		if used+fbRunes(b)+1 > budget {
+			break
 		}
-		// Reserve room for the header and for the cap line, then list
-		// findings while they fit under both caps.
-		budget := opts.MaxChars - fixed - fbRunes(header) - 1 - 100
-		n, used := 0, 0
-		for n < len(fs) && n < opts.MaxFindings {
-			c := fbRunes(blocks[n]) + 1
-			if used+c > budget {
-				break
-			}
-			used += c
-			n++
-		}
-		lines = append(lines, header)
-		lines = append(lines, blocks[:n]...)
-		if rest := len(fs) - n; rest > 0 {
-			cause := fmt.Sprintf("cap %d", opts.MaxFindings)
-			if n < opts.MaxFindings {
-				cause = fmt.Sprintf("cap: %d characters of feedback", opts.MaxChars)
-			}
-			lines = append(lines, fmt.Sprintf("… and %d more new %s not listed (%s).", rest, fbPlural(rest, "finding", "findings"), cause))
-		}
+		used += fbRunes(b) + 1
+		lines = append(lines, b)
+		n++
 	}
-	lines = append(lines, tail...)
-	return fbBound(strings.Join(lines, "\n"), opts.MaxChars)
+	if rest := len(fs) - n; rest > 0 {
+		cause := fmt.Sprintf("cap %d", opts.MaxFindings)
+		if n < opts.MaxFindings {
+			cause = fmt.Sprintf("cap: %d characters of feedback", opts.MaxChars)
+		}
+		lines = append(lines, fmt.Sprintf("… and %d more %s%s not listed (%s).", rest, adjective, fbPlural(rest, "finding", "findings"), cause))
+	}
+	return lines
 }
 
 // fbBound cuts s to at most max characters, at a line end when it can, and
@@ -178,14 +183,9 @@ func fbVerdictLine(r *Result) string {
 	return b.String()
 }
 
-// fbFindingsHeader: "New findings: 27 (5 fatal, 10 error, 12 warning)."
-func fbFindingsHeader(fs []formats.Finding) string {
-	t := formats.TallyOf(fs)
-	return fmt.Sprintf("New findings: %d (%s):", t.Total, fbTallyWords(t))
-}
-
-// fbTallyWords lists the non-zero grades: "5 fatal, 10 error".
-func fbTallyWords(t formats.Tally) string {
+// TallyWords lists the non-zero grades of t in words: "5 fatal, 10 error"
+// (and "2 ungraded" for findings without one of the four grades).
+func TallyWords(t formats.Tally) string {
 	var parts []string
 	for _, g := range []struct {
 		n    int

@@ -252,3 +252,78 @@ func TestLocation(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckFeedback(t *testing.T) {
+	rep := &formats.Report{Path: "new/offer.docx", Format: formats.DOCX,
+		Findings: []formats.Finding{
+			{Code: "docx.tc-no-final-p", Grade: formats.Fatal, Part: "word/document.xml", Line: 2, Column: 5120,
+				Locator: "/w:document/w:body/w:tbl[1]/w:tr[2]/w:tc[3]", Message: "Table cell without a final paragraph: Word reports the file as corrupt.",
+				Fix: "End every w:tc with a w:p (an empty <w:p/> is enough)."},
+		},
+		Counts: formats.Counts{"tables": 1, "rows": 4, "cells": 12, "paragraphs": 30}}
+	want := "FATAL: new/offer.docx has 1 fatal defect; the application will refuse or repair this file.\n" +
+		"Findings: 1 (1 fatal):\n" +
+		"1. fatal docx.tc-no-final-p at word/document.xml:2:5120 (/w:document/w:body/w:tbl[1]/w:tr[2]/w:tc[3])\n" +
+		"   Table cell without a final paragraph: Word reports the file as corrupt.\n" +
+		"   Fix: End every w:tc with a w:p (an empty <w:p/> is enough).\n" +
+		"Structure: cells 12, paragraphs 30, rows 4, tables 1.\n" +
+		"Pages: 1–2 of 4 attached below as rendered images (cap: 2 pages; the rest are not shown)."
+	if got := CheckFeedback(rep, []int{1, 2}, 4, FeedbackOptions{}); got != want {
+		t.Errorf("check feedback:\n%s\nwant:\n%s", got, want)
+	}
+
+	ok := &formats.Report{Path: "a.xlsx", Format: formats.XLSX, Counts: formats.Counts{"sheets": 2}}
+	if got := CheckFeedback(ok, nil, 0, FeedbackOptions{}); got != "OK: nothing at fatal in a.xlsx.\nNo findings.\nStructure: sheets 2.\nPages: none attached (not rendered)." {
+		t.Errorf("feedback = %q", got)
+	}
+	for _, tc := range []struct {
+		attached []int
+		total    int
+		want     string
+	}{
+		{[]int{1}, 1, "Pages: all 1 attached below as rendered images."},
+		{[]int{1, 2, 4}, 0, "Pages: 1–2, 4 attached below as rendered images."},
+	} {
+		if got := checkPagesLine(tc.attached, tc.total); got != tc.want {
+			t.Errorf("pages line %v of %d = %q, want %q", tc.attached, tc.total, got, tc.want)
+		}
+	}
+
+	// The caps of Feedback apply: 25 findings list 20 and count the rest;
+	// a small character budget lists fewer and says which cap cut them.
+	many := &formats.Report{Path: "many.docx"}
+	for i := range 25 {
+		many.Findings = append(many.Findings, illegalChar(i))
+	}
+	got := CheckFeedback(many, nil, 0, FeedbackOptions{})
+	if !strings.Contains(got, "\n20. fatal") || strings.Contains(got, "\n21. ") || !strings.Contains(got, "… and 5 more findings not listed (cap 20).") {
+		t.Errorf("25 findings, cap 20:\n%s", got)
+	}
+	got = CheckFeedback(many, nil, 0, FeedbackOptions{MaxChars: 1000})
+	if utf8.RuneCountInString(got) > 1000 || !strings.Contains(got, "not listed (cap: 1000 characters of feedback).") {
+		t.Errorf("1000-character cap (%d characters):\n%s", utf8.RuneCountInString(got), got)
+	}
+}
+
+func TestCaptions(t *testing.T) {
+	r := &Result{Pages: Pages{Changed: []ChangedPage{{Before: 2, After: 3, Ratio: 0.013}, {Before: 4, After: 5, MarginsOnly: true, Ratio: 0.0004}}}}
+	for _, tc := range []struct {
+		s    ShownPage
+		want string
+	}{
+		{ShownPage{Before: 2, After: 3}, "Page 3 (edited) vs page 2 (original): before | after, changed regions outlined; 1.3% of the page changed."},
+		{ShownPage{Before: 4, After: 5}, "Page 5 (edited) vs page 4 (original): before | after, changed regions outlined; only the header/footer bands changed; <0.1% of the page changed."},
+		{ShownPage{After: 1}, "Page 1 (edited), inserted: it has no original page."},
+		{ShownPage{Before: 7}, "Page 7 (original), deleted: it is not in the edited file."},
+	} {
+		if got := ShownCaption(r, tc.s); got != tc.want {
+			t.Errorf("ShownCaption(%+v) = %q, want %q", tc.s, got, tc.want)
+		}
+	}
+	if got := CheckPageCaption(2, 12); got != "Page 2 of 12, as rendered." {
+		t.Errorf("CheckPageCaption(2, 12) = %q", got)
+	}
+	if got := CheckPageCaption(2, 0); got != "Page 2, as rendered." {
+		t.Errorf("CheckPageCaption(2, 0) = %q", got)
+	}
+}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/editaudit/editaudit/audit"
 	"github.com/editaudit/editaudit/baseline"
+	"github.com/editaudit/editaudit/internal/testdoc"
 	"github.com/editaudit/editaudit/mutate"
 )
 
@@ -123,10 +124,10 @@ func extOf(spec string) string {
 // listed (and explained in VALIDATION.md). Measured over the whole corpus
 // (EDITAUDIT_SLOW=1): 1012/1012.
 func TestInjectorRecallRealCorpus(t *testing.T) {
-	dir := os.Getenv("EDITAUDIT_CORPUS")
-	if dir == "" || testing.Short() {
-		t.Skip("EDITAUDIT_CORPUS not set, or -short")
+	if testing.Short() {
+		t.Skip("applies every injector to the real corpus (skipped in -short)")
 	}
+	dir := testdoc.Corpus(t)
 	var files []string
 	for _, sub := range []string{"docx", "pptx", "xlsx", "hwpx"} {
 		fs, _ := filepath.Glob(filepath.Join(dir, sub, "*"))

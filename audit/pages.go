@@ -10,6 +10,7 @@ import (
 	"github.com/editaudit/editaudit/baseline"
 	"github.com/editaudit/editaudit/internal/fsutil"
 	"github.com/editaudit/editaudit/pixeldiff"
+	"github.com/editaudit/editaudit/pixeldiff/render"
 )
 
 // compareChunk bounds the pages held in memory at once while comparing
@@ -22,7 +23,7 @@ const jpegQuality = 85
 // comparePages aligns the original's and the edited file's pages, compares
 // the pairs that differ, says reflows once, and draws the pages the budget
 // shows.
-func comparePages(ctx context.Context, r *pixeldiff.Renderer, snap *baseline.Snapshot, ep baseline.Pages, opts Options) Pages {
+func comparePages(ctx context.Context, r *render.Renderer, snap *baseline.Snapshot, ep baseline.Pages, opts Options) Pages {
 	out := Pages{Status: PagesOK, Changed: []ChangedPage{}, Inserted: []int{}, Deleted: []int{}, Shown: []ShownPage{}, Toolchain: ep.Toolchain}
 	sp := snap.Pages
 	switch {
@@ -124,7 +125,7 @@ func round4(f float64) float64 {
 }
 
 // rasterPairs draws the pages of the pairs listed by idx on both sides.
-func rasterPairs(ctx context.Context, r *pixeldiff.Renderer, pdfB, pdfA string, pairs []pixeldiff.Pair, idx []int) (map[int]*pixeldiff.Raster, map[int]*pixeldiff.Raster, error) {
+func rasterPairs(ctx context.Context, r *render.Renderer, pdfB, pdfA string, pairs []pixeldiff.Pair, idx []int) (map[int]*pixeldiff.Raster, map[int]*pixeldiff.Raster, error) {
 	var wantB, wantA []int
 	for _, i := range idx {
 		if pairs[i].Before > 0 {
@@ -136,7 +137,7 @@ func rasterPairs(ctx context.Context, r *pixeldiff.Renderer, pdfB, pdfA string, 
 	}
 	draw := func(pdf string, pages []int) (map[int]*pixeldiff.Raster, error) {
 		m := map[int]*pixeldiff.Raster{}
-		err := pixeldiff.RasterizePages(ctx, r.Raster, pdf, r.DPIValue(), pages, func(page int, ra *pixeldiff.Raster, _, _ float64) error {
+		err := render.RasterizePages(ctx, r.Raster, pdf, r.DPIValue(), pages, func(page int, ra *pixeldiff.Raster, _, _ float64) error {
 			m[page] = ra
 			return nil
 		})
@@ -153,7 +154,7 @@ func rasterPairs(ctx context.Context, r *pixeldiff.Renderer, pdfB, pdfA string, 
 // drawShown makes the before/after composites of the shown pairs, as JPEG
 // bytes and, with an output folder, as files pages/pN.jpg (the edited
 // page's number; dN.jpg for a deleted original page).
-func drawShown(ctx context.Context, r *pixeldiff.Renderer, pdfB, pdfA string, shown []pixeldiff.Pair, boxes map[[2]int][][4]int, outDir string) ([]ShownPage, error) {
+func drawShown(ctx context.Context, r *render.Renderer, pdfB, pdfA string, shown []pixeldiff.Pair, boxes map[[2]int][][4]int, outDir string) ([]ShownPage, error) {
 	res := []ShownPage{}
 	if len(shown) == 0 {
 		return res, nil

@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"github.com/editaudit/editaudit/baseline"
 	"github.com/editaudit/editaudit/formats"
 )
 
@@ -68,12 +69,13 @@ type ShownPage struct {
 	JPEG []byte `json:"-"`
 }
 
-// Page statuses (DESIGN.md).
+// Page statuses (DESIGN.md pages.status): the snapshot's statuses, which
+// an audit passes on unchanged when a side could not be rendered.
 const (
-	PagesOK          = "ok"
-	PagesOff         = "off"
-	PagesUnsupported = "unsupported"
-	PagesFailed      = "failed"
+	PagesOK          = baseline.PagesOK
+	PagesOff         = baseline.PagesOff
+	PagesUnsupported = baseline.PagesUnsupported
+	PagesFailed      = baseline.PagesFailed
 )
 
 // Pages is the rendered-page side of an audit.
@@ -119,7 +121,8 @@ type Result struct {
 	Structure Structure `json:"structure"`
 	// Pages compares rendered pages.
 	Pages Pages `json:"pages"`
-	// Feedback is the model-facing text (reports.Feedback).
+	// Feedback is the model-facing text: Feedback(r, FeedbackOptions{}),
+	// filled in by Files and Reader.
 	Feedback string `json:"feedback"`
 }
 
@@ -139,4 +142,15 @@ func (p Pages) ChangeKinds() (content, margins, moved []ChangedPage) {
 		}
 	}
 	return content, margins, moved
+}
+
+// ChangedOf finds the changed-page entry a shown page illustrates (false
+// for an inserted or deleted page).
+func (p Pages) ChangedOf(s ShownPage) (ChangedPage, bool) {
+	for _, c := range p.Changed {
+		if c.Before == s.Before && c.After == s.After {
+			return c, true
+		}
+	}
+	return ChangedPage{}, false
 }

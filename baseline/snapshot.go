@@ -10,12 +10,15 @@ import (
 	"github.com/editaudit/editaudit/formats"
 	"github.com/editaudit/editaudit/formats/inspect"
 	"github.com/editaudit/editaudit/pixeldiff"
+	"github.com/editaudit/editaudit/pixeldiff/render"
 )
 
 // Schema names the snapshot format on disk.
 const Schema = "editaudit.baseline/v1"
 
-// Page statuses of a snapshot (the same words as the audit's pages.status).
+// Page statuses of a snapshot. They are the words of the audit's
+// pages.status (DESIGN.md); audit re-exports these constants rather than
+// defining its own.
 const (
 	PagesOK          = "ok"
 	PagesOff         = "off"
@@ -35,7 +38,7 @@ type Pages struct {
 	Bands pixeldiff.Bands `json:"bands"`
 	// PDFSHA256 is the hash of the stored PDF, checked on every load.
 	PDFSHA256 string `json:"pdf_sha256,omitempty"`
-	// Toolchain is the renderer fingerprint (pixeldiff.Toolchain.String).
+	// Toolchain is the renderer fingerprint (render.Toolchain.String).
 	Toolchain string `json:"toolchain,omitempty"`
 
 	pdfPath string // the rendered PDF until it is stored or removed
@@ -101,25 +104,37 @@ func EngineVersion() string {
 // Options say how to make a snapshot.
 type Options struct {
 	// Renderer renders pages; nil means do not render (Pages.Status off).
-	Renderer *pixeldiff.Renderer
+	Renderer *render.Renderer
 	// Limits for inspection; zero means defaults.
 	Limits formats.Limits
+	// Data, when not nil, is the document's content the caller already
+	// holds (a file it hashed, an upload written out for the renderer): it
+	// is inspected instead of reading path again, so the snapshot is of
+	// exactly those bytes.
+	Data []byte
 }
 
 // ToolchainKey is the part of a store key that depends on rendering.
-func ToolchainKey(ctx context.Context, r *pixeldiff.Renderer) string {
+func ToolchainKey(ctx context.Context, r *render.Renderer) string {
 	if r == nil {
 		return "norender"
 	}
 	return r.Toolchain(ctx).Key()
 }
 
-// Make inspects and (with a renderer) renders the document at path. A
+// Make inspects the document at path (opts.Data when given) and, with a
+// renderer, renders the file at path. A
 // document LibreOffice cannot render gives Pages.Status failed or
 // unsupported, not an error; errors are I/O, a missing renderer
-// (pixeldiff.ErrNoRenderer) and cancellation.
+// (render.ErrNoRenderer) and cancellation.
 func Make(ctx context.Context, path string, opts Options) (*Snapshot, error) {
-	rep, err := inspect.File(ctx, path, inspect.Options{Limits: opts.Limits})
+	var rep *formats.Report
+	var err error
+	if opts.Data != nil {
+		rep, err = inspect.Bytes(ctx, opts.Data, path, inspect.Options{Limits: opts.Limits})
+	} else {
+		rep, err = inspect.File(ctx, path, inspect.Options{Limits: opts.Limits})
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -142,11 +157,11 @@ func Make(ctx context.Context, path string, opts Options) (*Snapshot, error) {
 // RenderPages renders a document and returns its page signatures, with the
 // PDF path kept (unexported) for the caller to store or remove. A document
 // that cannot be rendered is a Pages status, not an error; the error is for
-// a missing renderer (pixeldiff.ErrNoRenderer) and cancellation.
+// a missing renderer (render.ErrNoRenderer) and cancellation.
 //
 // bands nil detects the document's own bands (an original); an edited file
 // passes its original's bands.
-func RenderPages(ctx context.Context, r *pixeldiff.Renderer, path string, f formats.Format, bands *pixeldiff.Bands) (Pages, error) {
+func RenderPages(ctx context.Context, r *render.Renderer, path string, f formats.Format, bands *pixeldiff.Bands) (Pages, error) {
 	tc := r.Toolchain(ctx)
 	if f == formats.HWPX {
 		return Pages{Status: PagesUnsupported, Message: "LibreOffice cannot read Hangul (.hwpx) documents, so pages are not compared", Toolchain: tc.String()}, nil
@@ -156,15 +171,15 @@ func RenderPages(ctx context.Context, r *pixeldiff.Renderer, path string, f form
 	}
 	pp, err := r.RenderSigs(ctx, path, bands)
 	if err != nil {
-		if errors.Is(err, pixeldiff.ErrNoRenderer) || ctx.Err() != nil {
+		if errors.Is(err, render.ErrNoRenderer) || ctx.Err() != nil {
 			return Pages{}, errors.Join(ctx.Err(), err)
 		}
 		st := PagesFailed
-		if errors.Is(err, pixeldiff.ErrUnsupported) {
+		if errors.Is(err, render.ErrUnsupported) {
 			st = PagesUnsupported
 		}
 		msg := err.Error()
-		var re *pixeldiff.RenderError
+		var re *render.RenderError
 		if errors.As(err, &re) && re.Detail != "" {
 			msg = fmt.Sprintf("%s (%s)", re.Detail, re.Reason)
 		}

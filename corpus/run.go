@@ -19,7 +19,7 @@ import (
 	"github.com/editaudit/editaudit/corpus/results"
 	"github.com/editaudit/editaudit/formats"
 	"github.com/editaudit/editaudit/internal/fsutil"
-	"github.com/editaudit/editaudit/pixeldiff"
+	"github.com/editaudit/editaudit/pixeldiff/render"
 	"github.com/editaudit/editaudit/reports"
 )
 
@@ -37,7 +37,7 @@ type RunOptions struct {
 	// Renderer is the one renderer every pair shares (NewRenderer); nil
 	// does not render (with RenderAuto the pages say LibreOffice is
 	// missing).
-	Renderer *pixeldiff.Renderer
+	Renderer *render.Renderer
 	// Jobs is the number of pairs audited at once (DefaultJobs when 0).
 	Jobs int
 	// Shard selects the pairs of one shard; the zero Shard runs all.
@@ -101,23 +101,13 @@ type RunStats struct {
 	Cancelled bool
 }
 
-// NewRenderer starts the renderer a corpus run shares for mode: nil for
-// audit.RenderOff, and for audit.RenderAuto when LibreOffice is missing;
-// pixeldiff.ErrNoRenderer for audit.RenderOn when it is missing. The pool
-// runs min(NumCPU, 4) LibreOffice processes. The returned func closes it.
-func NewRenderer(ctx context.Context, mode string) (*pixeldiff.Renderer, func(), error) {
-	if mode == "" || mode == audit.RenderOff {
-		return nil, func() {}, nil
-	}
-	pool, err := pixeldiff.NewPool(ctx, pixeldiff.PoolOptions{Workers: min(runtime.NumCPU(), 4)})
-	if err != nil {
-		if errors.Is(err, pixeldiff.ErrNoRenderer) && mode == audit.RenderAuto {
-			return nil, func() {}, nil
-		}
-		return nil, nil, err
-	}
-	r := &pixeldiff.Renderer{Pool: pool, Raster: pixeldiff.NewPdftoppm()}
-	return r, func() { pool.Close() }, nil
+// NewRenderer starts the renderer a corpus run shares for mode
+// (audit.StartRenderer: nil for off, and for auto without LibreOffice),
+// with the pool's default min(NumCPU, 4) LibreOffice processes. The
+// returned func closes it.
+func NewRenderer(ctx context.Context, mode string) (*render.Renderer, func(), error) {
+	r, err := audit.StartRenderer(ctx, mode, render.Config{})
+	return r, func() { r.Close() }, err
 }
 
 // RunPairs audits pairs into opts.Out. Each pair's result is appended to

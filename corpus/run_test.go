@@ -22,6 +22,7 @@ import (
 	"github.com/editaudit/editaudit/formats"
 	"github.com/editaudit/editaudit/internal/testdoc"
 	"github.com/editaudit/editaudit/mutate"
+	"github.com/editaudit/editaudit/pixeldiff/render"
 	"github.com/editaudit/editaudit/synth"
 	"github.com/editaudit/editaudit/synth/synthtest"
 )
@@ -624,7 +625,7 @@ func TestRunRendered(t *testing.T) {
 	t1 := time.Now()
 	out := filepath.Join(dir, "run")
 	st, err := RunPairs(ctx, pairs, RunOptions{Out: out, Store: openTestStore(t), Render: audit.RenderOn, Renderer: r})
-	t.Logf("pool start %v, run %v, pool %+v", t1.Sub(t0), time.Since(t1), r.Pool.Stats())
+	t.Logf("pool start %v, run %v, pool %+v", t1.Sub(t0), time.Since(t1), r.Converter.(*render.Pool).Stats())
 	closeR()
 	if err != nil {
 		t.Fatal(err)

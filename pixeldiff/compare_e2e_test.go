@@ -14,13 +14,17 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/editaudit/editaudit/internal/testdoc"
 )
 
 // End-to-end tests on documents rendered by LibreOffice. The documents are
 // written in the test as flat OpenDocument files (.fodt, .fodp: one XML
-// file each), converted to PDF by one soffice run, and rasterized with
-// pdftoppm at 100 dpi. When the rendering half of this package (Renderer)
-// is in place, renderDocs can switch to it.
+// file each), converted to PDF by one soffice run, and rasterized at 100
+// dpi by both programs pixeldiff/render may use (pdftoppm and mutool: a
+// toolchain uses either), each checked on its own. The programs are run
+// directly: pixeldiff/render imports this package, so its tests cannot use
+// it.
 
 // e2eDoc is one generated document.
 type e2eDoc struct {
@@ -35,17 +39,12 @@ type rendered struct {
 	pages []*Raster
 }
 
-// needRenderer skips the test when LibreOffice or poppler is missing,
-// except under CI=true, where a missing renderer is a failure.
+// needRenderer checks that LibreOffice and poppler are installed
+// (testdoc.Tool: a skip, or a failure under CI=true).
 func needRenderer(t *testing.T) {
 	t.Helper()
-	for _, tool := range []string{"soffice", "pdftoppm", "pdftotext"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			if os.Getenv("CI") == "true" {
-				t.Fatalf("%s not found (CI=true: the renderer is required)", tool)
-			}
-			t.Skipf("%s not found", tool)
-		}
+	for _, tool := range append([]string{"soffice", "pdftotext"}, e2eRasterizers...) {
+		testdoc.Tool(t, tool)
 	}
 }
 
@@ -72,9 +71,21 @@ func runGroup(ctx context.Context, name string, args ...string) ([]byte, error) 
 	}
 }
 
+// e2eRasterizers are the programs the pages are drawn with.
+var e2eRasterizers = []string{"pdftoppm", "mutool"}
+
+// rasterizeArgs is the command drawing pdf's pages as prefix-N.ppm.
+func rasterizeArgs(rz, pdf, prefix string) []string {
+	if rz == "mutool" {
+		return []string{"mutool", "draw", "-q", "-r", "100", "-c", "rgb", "-F", "pnm", "-o", prefix + "-%d.ppm", pdf}
+	}
+	return []string{"pdftoppm", "-r", "100", pdf, prefix}
+}
+
 // renderDocs converts all documents with one soffice run and rasterizes
-// every PDF at 100 dpi.
-func renderDocs(t *testing.T, docs []e2eDoc) map[string]rendered {
+// every PDF at 100 dpi with each of e2eRasterizers: rasterizer → name →
+// pages.
+func renderDocs(t *testing.T, docs []e2eDoc) map[string]map[string]rendered {
 	t.Helper()
 	dir := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
@@ -98,37 +109,48 @@ func renderDocs(t *testing.T, docs []e2eDoc) map[string]rendered {
 		t.Fatalf("soffice: %v\n%s", err, out)
 	}
 	t.Logf("soffice converted %d documents in %v", len(docs), time.Since(start).Round(time.Millisecond))
-	res := map[string]rendered{}
+	res := map[string]map[string]rendered{}
+	for _, rz := range e2eRasterizers {
+		res[rz] = map[string]rendered{}
+	}
 	for _, d := range docs {
-		pdf := filepath.Join(outDir, d.name+".pdf")
-		prefix := filepath.Join(dir, "ppm", d.name)
-		if err := os.MkdirAll(filepath.Dir(prefix), 0o755); err != nil {
-			t.Fatal(err)
+		for _, rz := range e2eRasterizers {
+			res[rz][d.name] = rasterizeDoc(t, ctx, rz, filepath.Join(outDir, d.name+".pdf"), filepath.Join(dir, rz, d.name))
 		}
-		if out, err := runGroup(ctx, "pdftoppm", "-r", "100", pdf, prefix); err != nil {
-			t.Fatalf("pdftoppm %s: %v\n%s", d.name, err, out)
-		}
-		ppms, _ := filepath.Glob(prefix + "-*.ppm")
-		sort.Slice(ppms, func(i, j int) bool { return pageNum(ppms[i]) < pageNum(ppms[j]) })
-		var pages []*Raster
-		for _, p := range ppms {
-			f, err := os.Open(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r, err := ReadPNM(f)
-			f.Close()
-			if err != nil {
-				t.Fatalf("%s: %v", p, err)
-			}
-			pages = append(pages, r)
-		}
-		if len(pages) == 0 {
-			t.Fatalf("%s: no pages rendered", d.name)
-		}
-		res[d.name] = rendered{pdf: pdf, pages: pages}
 	}
 	return res
+}
+
+// rasterizeDoc draws pdf's pages with rz as prefix-N.ppm files and reads
+// them back.
+func rasterizeDoc(t *testing.T, ctx context.Context, rz, pdf, prefix string) rendered {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(prefix), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	args := rasterizeArgs(rz, pdf, prefix)
+	if out, err := runGroup(ctx, args[0], args[1:]...); err != nil {
+		t.Fatalf("%s %s: %v\n%s", rz, pdf, err, out)
+	}
+	ppms, _ := filepath.Glob(prefix + "-*.ppm")
+	sort.Slice(ppms, func(i, j int) bool { return pageNum(ppms[i]) < pageNum(ppms[j]) })
+	var pages []*Raster
+	for _, p := range ppms {
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := ReadPNM(f)
+		f.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		pages = append(pages, r)
+	}
+	if len(pages) == 0 {
+		t.Fatalf("%s: no pages rendered by %s", pdf, rz)
+	}
+	return rendered{pdf: pdf, pages: pages}
 }
 
 func pageNum(path string) int {
@@ -413,7 +435,13 @@ func summarize(pairs []Pair, diffs map[[2]int]Diff) summary {
 
 func TestEndToEnd(t *testing.T) {
 	needRenderer(t)
-	docs := renderDocs(t, e2eDocs(t))
+	all := renderDocs(t, e2eDocs(t))
+	for _, rz := range e2eRasterizers {
+		t.Run(rz, func(t *testing.T) { testEndToEnd(t, all[rz]) })
+	}
+}
+
+func testEndToEnd(t *testing.T, docs map[string]rendered) {
 	for name, r := range docs {
 		t.Logf("%s: %d pages", name, len(r.pages))
 	}

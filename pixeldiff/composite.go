@@ -260,3 +260,21 @@ func areaWeights(m, n int) [][]areaWeight {
 	}
 	return out
 }
+
+// Fit returns r downscaled (area filter) so that its longer side is at
+// most maxSide (DefaultMaxSide when 0); r itself when it already fits.
+func Fit(r *Raster, maxSide int) *Raster {
+	if maxSide <= 0 {
+		maxSide = DefaultMaxSide
+	}
+	if r.W <= maxSide && r.H <= maxSide {
+		return r
+	}
+	w, h := r.W, r.H
+	if w >= h {
+		h, w = max(1, h*maxSide/w), maxSide
+	} else {
+		w, h = max(1, w*maxSide/h), maxSide
+	}
+	return scaleArea(r, w, h)
+}

@@ -1,9 +1,12 @@
-// Package pixeldiff holds pages as pixels: rendering documents with a
-// supervised LibreOffice into PDF, rasterizing PDF pages into Rasters, and
-// comparing Rasters (exact fast path, tolerant per-pixel diff, changed
-// regions, page alignment, before/after composites, JPEG encoding).
+// Package pixeldiff holds pages as pixels and compares them: Raster (8-bit
+// RGB without padding, read from a rasterizer's PPM stream and never
+// PNG-encoded just to be compared), the tolerant per-pixel comparison with
+// its changed regions, running header/footer bands, page signatures,
+// page alignment and reflow detection, the --show budget, before/after
+// composites and JPEG encoding.
 //
-// Rendering and comparison share one type, Raster: 8-bit RGB without
-// padding, read from the rasterizer's PPM output and never PNG-encoded just
-// to be compared.
+// It owns no process and no document format: turning a document into
+// Rasters is pixeldiff/render's job. It imports only the standard library
+// and image libraries; it must not import pixeldiff/render, formats,
+// baseline, audit or reports (they import it).
 package pixeldiff

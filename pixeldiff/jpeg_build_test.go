@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"testing"
 	"time"
+
+	"github.com/editaudit/editaudit/internal/testdoc"
 )
 
 // TestJPEGBuilds checks that the package builds and vets both ways: with
@@ -15,13 +17,7 @@ func TestJPEGBuilds(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the go tool")
 	}
-	gobin, err := exec.LookPath("go")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("go tool not found: %v", err)
-		}
-		t.Skipf("go tool not found: %v", err)
-	}
+	gobin := testdoc.Tool(t, "go")
 	for _, tc := range []struct {
 		name string
 		env  []string

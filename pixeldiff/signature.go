@@ -114,7 +114,9 @@ type PageSig struct {
 	// page (measured: after a paragraph insertion, 296 of 296 moved lines
 	// were found again), so lines follow content across pages: the
 	// similarity of pages in an alignment gap and reflow detection use
-	// them.
+	// them. MuPDF's mutool does not: it draws glyphs at quarter-pixel
+	// phases, so a moved line often hashes differently (which is why
+	// pixeldiff/render's DefaultRasterizer prefers pdftoppm).
 	Lines LineHashes `json:"lines"`
 	// PHash is a 64-bit perceptual hash (DCT hash, goimagehash's
 	// PerceptionHash) of the page between the top and bottom zones:

@@ -7,4 +7,9 @@
 // timestamps, no map order, no paths other than the ones in the Result).
 // The writers never change the Result they are given; the one exception is
 // LoadImages, whose purpose is to fill in the shown pages' JPEG bytes.
+//
+// The sentences a model reads (the audit's feedback, the check's, the
+// captions of page images) are built by audit; reports lays them out and
+// builds none of its own. It imports audit and formats; it must not import
+// pixeldiff/render, baseline, the corpus runner or cmd.
 package reports

@@ -179,7 +179,7 @@ func auditView(r *audit.Result, opts HTMLOptions) view {
 			they = "it is not the edit's and is not listed"
 		}
 		v.Notes = append(v.Notes, fmt.Sprintf("The original already had %d %s (%s); %s.",
-			n, plural(n, "problem", "problems"), tallyWords(r.Preexisting), they))
+			n, plural(n, "problem", "problems"), audit.TallyWords(r.Preexisting), they))
 	}
 	if n := len(r.Resolved); n > 0 {
 		v.Notes = append(v.Notes, fmt.Sprintf("The edit fixed %d %s the original had.", n, plural(n, "problem", "problems")))
@@ -263,7 +263,7 @@ func checkView(rep *formats.Report, pages []CheckPage, opts HTMLOptions) view {
 		}
 		v.Pages.Figures = append(v.Pages.Figures, f)
 	}
-	v.Feedback = CheckFeedback(rep, pages)
+	v.Feedback = checkFeedback(rep, pages)
 	v.FeedbackNote = "--format model"
 	v.Footer = footer(opts.Version, "editaudit.check/v1", "")
 	return v
@@ -432,7 +432,7 @@ func pagesOf(r *audit.Result) pagesView {
 		v.Summary[0][1] += "; none changed"
 	}
 	for _, s := range p.Shown {
-		f := figureView{Caption: ShownCaption(r, s)}
+		f := figureView{Caption: audit.ShownCaption(r, s)}
 		switch {
 		case s.Before == 0:
 			f.Title, f.Badge, f.BadgeClass = fmt.Sprintf("Page %d", s.After), "inserted", "ins"
@@ -443,7 +443,7 @@ func pagesOf(r *audit.Result) pagesView {
 			if s.Before != s.After {
 				f.Title += fmt.Sprintf(" (was %d)", s.Before)
 			}
-			if c, ok := changedOf(r, s); ok && c.MarginsOnly {
+			if c, ok := r.Pages.ChangedOf(s); ok && c.MarginsOnly {
 				f.Badge = "header/footer"
 			}
 		}
@@ -496,7 +496,7 @@ func shortSHA(s string) string {
 }
 
 // tallyDots: "1 fatal · 2 error".
-func tallyDots(t formats.Tally) string { return strings.ReplaceAll(tallyWords(t), ", ", " · ") }
+func tallyDots(t formats.Tally) string { return strings.ReplaceAll(audit.TallyWords(t), ", ", " · ") }
 
 // because ends a notice with its reason: ": reason." or ".".
 func because(s string) string {
@@ -508,3 +508,10 @@ func because(s string) string {
 }
 
 var htmlTemplate = template.Must(template.New("report").Parse(htmlSource))
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -59,7 +59,7 @@ func WriteModel(w io.Writer, r *audit.Result) error {
 		if len(s.JPEG) == 0 {
 			return fmt.Errorf("reports: shown page %s has no JPEG bytes (image %q not loaded; see LoadImages)", shownName(s), s.Image)
 		}
-		blocks = append(blocks, textBlock(ShownCaption(r, s)), jpegBlock(s.JPEG))
+		blocks = append(blocks, textBlock(audit.ShownCaption(r, s)), jpegBlock(s.JPEG))
 	}
 	return writeModel(w, blocks)
 }
@@ -97,47 +97,6 @@ func shownName(s audit.ShownPage) string {
 	return strconv.Itoa(s.After)
 }
 
-// ShownCaption says what the image of a shown page is, for people and
-// models: "Page 3 (edited) vs page 2 (original): before | after, changed
-// regions outlined; 1.3% of the page changed." Inserted and deleted pages
-// say so.
-func ShownCaption(r *audit.Result, s audit.ShownPage) string {
-	switch {
-	case s.Before == 0:
-		return fmt.Sprintf("Page %d (edited), inserted: it has no original page.", s.After)
-	case s.After == 0:
-		return fmt.Sprintf("Page %d (original), deleted: it is not in the edited file.", s.Before)
-	}
-	c := fmt.Sprintf("Page %d (edited) vs page %d (original): before | after, changed regions outlined", s.After, s.Before)
-	if ch, ok := changedOf(r, s); ok {
-		if ch.MarginsOnly {
-			c += "; only the header/footer bands changed"
-		}
-		if ch.Ratio > 0 {
-			c += "; " + percent(ch.Ratio) + " of the page changed"
-		}
-	}
-	return c + "."
-}
-
-// changedOf finds the changed-page entry a shown page illustrates.
-func changedOf(r *audit.Result, s audit.ShownPage) (audit.ChangedPage, bool) {
-	for _, c := range r.Pages.Changed {
-		if c.Before == s.Before && c.After == s.After {
-			return c, true
-		}
-	}
-	return audit.ChangedPage{}, false
-}
-
-// percent formats a 0..1 ratio: "1.3%", "<0.1%".
-func percent(r float64) string {
-	if r < 0.001 {
-		return "<0.1%"
-	}
-	return strconv.FormatFloat(r*100, 'f', 1, 64) + "%"
-}
-
 // CheckPage is one rendered page of a new file (`editaudit check --format
 // model|html`): the first pages are attached so that a model that just wrote
 // a file sees it.
@@ -156,20 +115,23 @@ type CheckPage struct {
 // the cap stated — structure counts, which pages follow), then for each page
 // a caption block and its JPEG.
 func WriteCheckModel(w io.Writer, rep *formats.Report, pages []CheckPage) error {
-	blocks := []contentBlock{textBlock(CheckFeedback(rep, pages))}
+	blocks := []contentBlock{textBlock(checkFeedback(rep, pages))}
 	for _, p := range pages {
 		if len(p.JPEG) == 0 {
 			return fmt.Errorf("reports: page %d has no JPEG bytes", p.Page)
 		}
-		blocks = append(blocks, textBlock(checkCaption(p)+"."), jpegBlock(p.JPEG))
+		blocks = append(blocks, textBlock(audit.CheckPageCaption(p.Page, p.Total)), jpegBlock(p.JPEG))
 	}
 	return writeModel(w, blocks)
 }
 
-// checkCaption: "Page 2 of 12, as rendered".
-func checkCaption(p CheckPage) string {
-	if p.Total > 0 {
-		return fmt.Sprintf("Page %d of %d, as rendered", p.Page, p.Total)
+// checkFeedback is audit.CheckFeedback for the attached pages.
+func checkFeedback(rep *formats.Report, pages []CheckPage) string {
+	nums := make([]int, len(pages))
+	total := 0
+	for i, p := range pages {
+		nums[i] = p.Page
+		total = p.Total
 	}
-	return fmt.Sprintf("Page %d, as rendered", p.Page)
+	return audit.CheckFeedback(rep, nums, total, audit.FeedbackOptions{})
 }

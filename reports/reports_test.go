@@ -497,17 +497,11 @@ func asList(v any) []map[string]any {
 
 func TestCheckReports(t *testing.T) {
 	rep, pages := checkFixture(t)
-	fb := CheckFeedback(rep, pages)
-	for _, want := range []string{
-		"FATAL: new/offer.docx has 1 fatal defect; the application will refuse or repair this file.",
-		"1. fatal docx.tc-no-final-p at word/document.xml:2:5120 (/w:document/w:body/w:tbl[1]/w:tr[2]/w:tc[3])",
-		"Fix: End every w:tc with a w:p",
-		"Structure: cells 12, paragraphs 30, rows 4, tables 1.",
-		"Pages: 1–2 of 4 attached below as rendered images (cap: 2 pages; the rest are not shown).",
-	} {
-		if !strings.Contains(fb, want) {
-			t.Errorf("check feedback lacks %q:\n%s", want, fb)
-		}
+	// The text itself is audit.CheckFeedback's (tested there); the
+	// writers carry it with the pages attached.
+	fb := audit.CheckFeedback(rep, []int{1, 2}, 4, audit.FeedbackOptions{})
+	if !strings.Contains(fb, "Pages: 1–2 of 4 attached below") {
+		t.Errorf("check feedback does not name the attached pages:\n%s", fb)
 	}
 
 	var b bytes.Buffer
@@ -533,12 +527,6 @@ func TestCheckReports(t *testing.T) {
 
 	// Nothing rendered, nothing wrong.
 	ok := &formats.Report{Path: "a.xlsx", Format: formats.XLSX, Counts: formats.Counts{"sheets": 2}}
-	if got := CheckFeedback(ok, nil); got != "OK: nothing at fatal in a.xlsx.\nNo findings.\nStructure: sheets 2.\nPages: none attached (not rendered)." {
-		t.Errorf("feedback = %q", got)
-	}
-	if got := checkPagesLine([]CheckPage{{Page: 1, Total: 1}}); got != "Pages: all 1 attached below as rendered images." {
-		t.Errorf("pages line = %q", got)
-	}
 	if err := WriteCheckModel(&bytes.Buffer{}, ok, []CheckPage{{Page: 1}}); err == nil {
 		t.Error("page without JPEG: no error")
 	}

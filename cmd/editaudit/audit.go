@@ -12,7 +12,7 @@ import (
 	"github.com/editaudit/editaudit/audit"
 	"github.com/editaudit/editaudit/baseline"
 	"github.com/editaudit/editaudit/internal/fsutil"
-	"github.com/editaudit/editaudit/pixeldiff"
+	"github.com/editaudit/editaudit/pixeldiff/render"
 	"github.com/editaudit/editaudit/reports"
 )
 
@@ -181,12 +181,11 @@ later audit of an edit of that original skips that work.`,
 			if err != nil {
 				return toolErr(err)
 			}
-			opts := audit.Options{Render: c.String("render")}
-			r, closeR, err := audit.StartRenderer(c.Context, opts)
+			r, err := audit.StartRenderer(c.Context, c.String("render"), render.Config{Pool: render.PoolOptions{Workers: 1}})
 			if err != nil {
 				return toolErr(err)
 			}
-			defer closeR()
+			defer r.Close()
 			for _, p := range c.Args().Slice() {
 				sha, err := fileSHA(p)
 				if err != nil {
@@ -194,7 +193,7 @@ later audit of an edit of that original skips that work.`,
 				}
 				snap, hit, err := store.Snapshot(c.Context, p, sha, baseline.Options{Renderer: r})
 				if err != nil {
-					if errors.Is(err, pixeldiff.ErrNoRenderer) {
+					if errors.Is(err, render.ErrNoRenderer) {
 						return toolErr(err)
 					}
 					return toolErr(err)

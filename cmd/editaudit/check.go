@@ -15,6 +15,7 @@ import (
 	"github.com/editaudit/editaudit/formats"
 	"github.com/editaudit/editaudit/formats/inspect"
 	"github.com/editaudit/editaudit/pixeldiff"
+	"github.com/editaudit/editaudit/pixeldiff/render"
 	"github.com/editaudit/editaudit/reports"
 )
 
@@ -186,11 +187,11 @@ func checkWithPages(c *cli.Context, format string, j checkJSON) error {
 	var pages []reports.CheckPage
 	mode := c.String("render")
 	if mode != audit.RenderOff && rep.Format != formats.HWPX && rep.Format != formats.Unknown {
-		r, closeR, err := audit.StartRenderer(c.Context, audit.Options{Render: mode})
+		r, err := audit.StartRenderer(c.Context, mode, render.Config{Pool: render.PoolOptions{Workers: 1}})
 		if err != nil {
 			return toolErr(err)
 		}
-		defer closeR()
+		defer r.Close()
 		if r != nil {
 			pages, err = firstPages(c, r, j.Path, c.Int("show"))
 			if err != nil && mode == audit.RenderOn {
@@ -226,7 +227,7 @@ func checkWithPages(c *cli.Context, format string, j checkJSON) error {
 }
 
 // firstPages renders a document and keeps its first n pages as JPEGs.
-func firstPages(c *cli.Context, r *pixeldiff.Renderer, path string, n int) ([]reports.CheckPage, error) {
+func firstPages(c *cli.Context, r *render.Renderer, path string, n int) ([]reports.CheckPage, error) {
 	var pages []reports.CheckPage
 	total, err := r.Render(c.Context, path, func(page int, ra *pixeldiff.Raster, _, _ float64) error {
 		if page > n {

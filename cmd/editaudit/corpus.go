@@ -14,7 +14,7 @@ import (
 	"github.com/editaudit/editaudit/audit"
 	"github.com/editaudit/editaudit/corpus"
 	"github.com/editaudit/editaudit/corpus/results"
-	"github.com/editaudit/editaudit/pixeldiff"
+	"github.com/editaudit/editaudit/pixeldiff/render"
 	"github.com/editaudit/editaudit/reports"
 )
 
@@ -151,7 +151,7 @@ func runCorpusRun(c *cli.Context) error {
 		if c.Context.Err() != nil {
 			return c.Context.Err()
 		}
-		if errors.Is(err, pixeldiff.ErrNoRenderer) {
+		if errors.Is(err, render.ErrNoRenderer) {
 			return toolErr(fmt.Errorf("%w (install LibreOffice and poppler-utils, or use --render off)", err))
 		}
 		return toolErr(err)

@@ -17,20 +17,21 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/editaudit/editaudit/pixeldiff"
+	"github.com/editaudit/editaudit/pixeldiff/render"
 )
 
 // pagesJSON is the pages.json that `editaudit render` writes next to the
 // page images.
 type pagesJSON struct {
-	Schema       string              `json:"schema"`
-	Path         string              `json:"path"`
-	SHA256       string              `json:"sha256"`
-	Status       string              `json:"status"` // ok, failed, unsupported
-	Message      string              `json:"message,omitempty"`
-	Count        int                 `json:"count"`
-	Pages        []pageJSON          `json:"pages"`
-	Toolchain    pixeldiff.Toolchain `json:"toolchain"`
-	ToolchainKey string              `json:"toolchain_key"`
+	Schema       string           `json:"schema"`
+	Path         string           `json:"path"`
+	SHA256       string           `json:"sha256"`
+	Status       string           `json:"status"` // ok, failed, unsupported
+	Message      string           `json:"message,omitempty"`
+	Count        int              `json:"count"`
+	Pages        []pageJSON       `json:"pages"`
+	Toolchain    render.Toolchain `json:"toolchain"`
+	ToolchainKey string           `json:"toolchain_key"`
 }
 
 type pageJSON struct {
@@ -62,9 +63,9 @@ Examples:
    editaudit render --out /tmp/deck --dpi 150 --format jpeg deck.pptx`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "output folder (default: FILE's name + \"-pages\", in the current folder)"},
-			&cli.IntFlag{Name: "dpi", Value: pixeldiff.DefaultDPI, Usage: "resolution, 10 to 600"},
+			&cli.IntFlag{Name: "dpi", Value: render.DefaultDPI, Usage: "resolution, 10 to 600"},
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "png", Usage: "image format: png or jpeg"},
-			&cli.StringFlag{Name: "rasterizer", Value: "auto", Usage: "PDF rasterizer: auto (mutool if installed, else pdftoppm), mutool or pdftoppm"},
+			&cli.StringFlag{Name: "rasterizer", Value: "auto", Usage: "PDF rasterizer: auto (pdftoppm if installed, else mutool), mutool or pdftoppm"},
 		},
 		Action: runRender,
 	}
@@ -84,14 +85,14 @@ func runRender(c *cli.Context) error {
 	if ext == "" {
 		return usageErr("--format %q: use png or jpeg", format)
 	}
-	var rz pixeldiff.Rasterizer
+	var rz render.Rasterizer
 	switch c.String("rasterizer") {
 	case "auto":
-		rz = pixeldiff.DefaultRasterizer()
+		rz = render.DefaultRasterizer()
 	case "pdftoppm":
-		rz = pixeldiff.NewPdftoppm()
+		rz = render.NewPdftoppm()
 	case "mutool":
-		rz = pixeldiff.NewMutool()
+		rz = render.NewMutool()
 	default:
 		return usageErr("--rasterizer %q: use auto, pdftoppm or mutool", c.String("rasterizer"))
 	}
@@ -109,10 +110,9 @@ func runRender(c *cli.Context) error {
 	}
 
 	ctx := c.Context
-	if _, err := pixeldiff.DetectFormat(path); errors.Is(err, pixeldiff.ErrUnsupported) {
+	if _, err := render.DetectFormat(path); errors.Is(err, render.ErrUnsupported) {
 		// Said without starting LibreOffice.
-		r := &pixeldiff.Renderer{Raster: rz, DPI: dpi}
-		tc := r.Toolchain(ctx)
+		tc := render.ToolchainOf(ctx, nil, rz, dpi)
 		doc := pagesJSON{Schema: "editaudit.pages/v1", Path: path, SHA256: sum, Status: "unsupported", Message: err.Error(),
 			Pages: []pageJSON{}, Toolchain: tc, ToolchainKey: tc.Key()}
 		if werr := writePagesJSON(out, doc); werr != nil {
@@ -120,15 +120,14 @@ func runRender(c *cli.Context) error {
 		}
 		return toolErr(err)
 	}
-	pool, err := pixeldiff.NewPool(ctx, pixeldiff.PoolOptions{Workers: 1})
+	r, err := render.New(ctx, render.Config{Pool: render.PoolOptions{Workers: 1}, Rasterizer: rz, DPI: dpi})
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		return toolErr(err)
 	}
-	defer pool.Close()
-	r := &pixeldiff.Renderer{Pool: pool, Raster: rz, DPI: dpi}
+	defer r.Close()
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return toolErr(err)
 	}
@@ -164,9 +163,9 @@ func runRender(c *cli.Context) error {
 			return ctx.Err()
 		}
 		switch {
-		case errors.Is(rerr, pixeldiff.ErrUnsupported):
+		case errors.Is(rerr, render.ErrUnsupported):
 			doc.Status, doc.Message = "unsupported", rerr.Error()
-		case errors.Is(rerr, pixeldiff.ErrRenderFailed):
+		case errors.Is(rerr, render.ErrRenderFailed):
 			doc.Status, doc.Message = "failed", rerr.Error()
 		default: // no renderer, I/O: nothing to describe in pages.json
 			return toolErr(rerr)

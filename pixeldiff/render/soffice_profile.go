@@ -1,4 +1,4 @@
-package pixeldiff
+package render
 
 import (
 	"bytes"
@@ -46,7 +46,7 @@ var profileSettings = []struct{ path, name, typ, value string }{
 // restart request of a first start), then adds profileSettings.
 func initProfile(ctx context.Context, exe, dir, tmp string, deadline time.Duration) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("pixeldiff: profile: %w", err)
+		return fmt.Errorf("render: profile: %w", err)
 	}
 	var last error
 	for attempt := 0; attempt < 3; attempt++ {
@@ -65,7 +65,7 @@ func initProfile(ctx context.Context, exe, dir, tmp string, deadline time.Durati
 	}
 	xcu := filepath.Join(dir, "user", "registrymodifications.xcu")
 	if err := addSettings(xcu); err != nil {
-		return fmt.Errorf("pixeldiff: profile settings: %w", err)
+		return fmt.Errorf("render: profile settings: %w", err)
 	}
 	return nil
 }

@@ -1,14 +1,17 @@
-package pixeldiff
+package render
 
 import (
-	"archive/zip"
 	"fmt"
 	"html"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/editaudit/editaudit/internal/testdoc"
 )
 
 // Minimal OOXML documents built in memory, so rendering tests need no
@@ -16,43 +19,21 @@ import (
 
 const relsNS = "http://schemas.openxmlformats.org/package/2006/relationships"
 
-// writeZip writes parts (name → content) as a zip package. With store, the
-// entries are not compressed, so a marker like HANG stays greppable by the
-// fault-injecting soffice wrapper.
+// writeZip writes parts (name → content) as a zip package, names sorted
+// ([Content_Types].xml sorts first, where Office writes it). With store,
+// the entries are not compressed, so a marker like HANG stays greppable by
+// the fault-injecting soffice wrapper.
 func writeZip(t testing.TB, path string, parts map[string]string, store bool) string {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
+	names := slices.Sorted(maps.Keys(parts))
+	ps := make([]testdoc.Part, len(names))
+	for i, n := range names {
+		ps[i] = testdoc.Part{Name: n, Data: parts[n], Store: store}
 	}
-	zw := zip.NewWriter(f)
-	names := make([]string, 0, len(parts))
-	for n := range parts {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	// [Content_Types].xml first, as Office writes it.
-	sort.SliceStable(names, func(i, j int) bool { return names[i] == "[Content_Types].xml" })
-	for _, n := range names {
-		method := zip.Deflate
-		if store {
-			method = zip.Store
-		}
-		w, err := zw.CreateHeader(&zip.FileHeader{Name: n, Method: method})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := w.Write([]byte(parts[n])); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
+	if err := os.WriteFile(path, testdoc.Zip(ps...), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return path

@@ -1,4 +1,4 @@
-package pixeldiff
+package render
 
 import (
 	"context"
@@ -36,6 +36,27 @@ func (t Toolchain) Key() string {
 // String is a one-line description for logs and reports.
 func (t Toolchain) String() string {
 	return fmt.Sprintf("%s; %s; %d dpi; fonts %s", t.LibreOffice, t.Rasterizer, t.DPI, t.Fonts)
+}
+
+// ToolchainOf fingerprints a converter and a rasterizer at dpi without
+// converting anything: it asks both their versions and hashes the font
+// folders. Either may be nil (its field stays ""): a caller that refuses a
+// document before starting LibreOffice still names the rasterizer and the
+// fonts.
+func ToolchainOf(ctx context.Context, c Converter, rz Rasterizer, dpi int) Toolchain {
+	tc := Toolchain{DPI: dpi}
+	var progDir string
+	if c != nil {
+		tc.LibreOffice = c.Version(ctx)
+		progDir = c.ProgramDir()
+	}
+	if rz != nil {
+		tc.Rasterizer = strings.TrimSpace(rz.Name() + " " + rz.Version(ctx))
+	}
+	if h, _, err := FontsHash(ctx, FontDirs(progDir)); err == nil {
+		tc.Fonts = h
+	}
+	return tc
 }
 
 // FontDirs returns the directories whose font files LibreOffice may use on

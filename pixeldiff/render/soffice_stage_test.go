@@ -1,4 +1,4 @@
-package pixeldiff
+package render
 
 import (
 	"errors"

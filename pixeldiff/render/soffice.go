@@ -1,4 +1,4 @@
-package pixeldiff
+package render
 
 import (
 	"context"
@@ -170,7 +170,7 @@ func NewPool(ctx context.Context, opts PoolOptions) (*Pool, error) {
 	}
 	root, err := os.MkdirTemp(opts.TempDir, "editaudit-render-")
 	if err != nil {
-		return nil, fmt.Errorf("pixeldiff: working folder: %w", err)
+		return nil, fmt.Errorf("render: working folder: %w", err)
 	}
 	p := &Pool{
 		opts: opts, exe: exe, progDir: progDir, root: root,
@@ -185,7 +185,7 @@ func NewPool(ctx context.Context, opts PoolOptions) (*Pool, error) {
 	for _, d := range []string{p.stageDir, p.pdfDir, p.tmpDir} {
 		if err := os.Mkdir(d, 0o700); err != nil {
 			os.RemoveAll(root)
-			return nil, fmt.Errorf("pixeldiff: working folder: %w", err)
+			return nil, fmt.Errorf("render: working folder: %w", err)
 		}
 	}
 	if err := initProfile(ctx, exe, p.template, p.tmpDir, opts.Deadline); err != nil {
@@ -199,7 +199,7 @@ func NewPool(ctx context.Context, opts PoolOptions) (*Pool, error) {
 			p.cancel()
 			p.wg.Wait()
 			os.RemoveAll(root)
-			return nil, fmt.Errorf("pixeldiff: working folder: %w", err)
+			return nil, fmt.Errorf("render: working folder: %w", err)
 		}
 		p.wg.Add(1)
 		go p.work(w)
@@ -321,7 +321,7 @@ func (p *Pool) ConvertPDF(ctx context.Context, docPath string) (string, error) {
 		if p.isClosed() {
 			return "", ErrClosed
 		}
-		return "", fmt.Errorf("pixeldiff: staging %s: %w", docPath, err)
+		return "", fmt.Errorf("render: staging %s: %w", docPath, err)
 	}
 	w := &waiter{doc: docPath, ch: make(chan result, 1)}
 	key := sum + ext
@@ -351,7 +351,7 @@ func (p *Pool) ConvertPDF(ctx context.Context, docPath string) (string, error) {
 		if err := os.Rename(tmp, staged); err != nil {
 			p.mu.Unlock()
 			os.Remove(tmp)
-			return "", fmt.Errorf("pixeldiff: staging %s: %w", docPath, err)
+			return "", fmt.Errorf("render: staging %s: %w", docPath, err)
 		}
 		j := &job{sha: key, ext: ext, doc: docPath, staged: staged, queued: time.Now(), waiters: []*waiter{w}}
 		p.inflight[key] = j
@@ -514,7 +514,7 @@ func (p *Pool) finishLocked(j *job, pdf string, err error) {
 			lerr = copyFile(pdf, dst)
 		}
 		if lerr != nil {
-			w.ch <- result{err: fmt.Errorf("pixeldiff: moving PDF: %w", lerr)}
+			w.ch <- result{err: fmt.Errorf("render: moving PDF: %w", lerr)}
 			continue
 		}
 		if !given {

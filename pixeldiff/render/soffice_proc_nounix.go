@@ -1,6 +1,6 @@
 //go:build !unix
 
-package pixeldiff
+package render
 
 import (
 	"os/exec"

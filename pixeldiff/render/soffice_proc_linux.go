@@ -1,6 +1,6 @@
 //go:build linux
 
-package pixeldiff
+package render
 
 import (
 	"bytes"

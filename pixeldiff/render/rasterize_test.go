@@ -1,4 +1,4 @@
-package pixeldiff
+package render
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/editaudit/editaudit/pixeldiff"
 )
 
 // testPage is one page of a generated PDF: its MediaBox size, /Rotate and a
@@ -91,27 +93,25 @@ func TestParseMutoolPages(t *testing.T) {
 <Rotate v="90" />
 </page>
 `
-	got, err := parseMutoolPages([]byte(out))
+	got, err := parseMutoolPages([]byte(out), 1)
 	want := []pageSize{{595.30398, 841.8898}, {500, 700}}
 	if err != nil || fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("got %v, %v; want %v", got, err, want)
 	}
-	if _, err := parseMutoolPages([]byte(`<page pagenum="1">` + "\nFailed to gather information for page 1\n</page>")); err == nil {
+	if _, err := parseMutoolPages([]byte(`<page pagenum="1">`+"\nFailed to gather information for page 1\n</page>"), 1); err == nil {
 		t.Errorf("a page without a box parsed")
 	}
-}
-
-func requireTools(t *testing.T, tools ...string) {
-	t.Helper()
-	for _, tool := range tools {
-		if _, err := exec.LookPath(tool); err != nil {
-			missing(t, tool)
-		}
+	// A range: the pages listed must be the ones asked for. mutool clamps
+	// "7-9" of a 5-page PDF to page 5 instead of refusing it.
+	box := `<MediaBox l="0" b="0" r="100" t="200" />`
+	if got, err := parseMutoolPages([]byte(`<page pagenum="3">`+box+`</page><page pagenum="4">`+box+`</page>`), 3); err != nil || len(got) != 2 {
+		t.Errorf("pages 3-4: %v, %v", got, err)
+	}
+	if _, err := parseMutoolPages([]byte(`<page pagenum="5">`+box+`</page>`), 7); err == nil {
+		t.Errorf("page 5 listed for a range from 7 parsed")
 	}
 }
 
-// TestRasterizers: pdftoppm and mutool agree on page count, displayed
-// size (rotation included), raster size and, up to anti-aliasing, pixels.
 func TestRasterizers(t *testing.T) {
 	requireTools(t, "pdftoppm", "pdfinfo", "mutool")
 	dir := t.TempDir()
@@ -121,7 +121,7 @@ func TestRasterizers(t *testing.T) {
 		{w: 300, h: 200, rotate: 90, rect: [4]float64{0, 0, 150, 200}},
 	})
 	type page struct {
-		r    *Raster
+		r    *pixeldiff.Raster
 		w, h float64
 	}
 	ctx := context.Background()
@@ -130,7 +130,7 @@ func TestRasterizers(t *testing.T) {
 		if v := rz.Version(ctx); v == "" {
 			t.Errorf("%s: no version", rz.Name())
 		}
-		err := rz.Rasterize(ctx, pdf, 72, func(n int, r *Raster, w, h float64) error {
+		err := rz.Rasterize(ctx, pdf, 72, func(n int, r *pixeldiff.Raster, w, h float64) error {
 			if n != len(got[rz.Name()])+1 {
 				return fmt.Errorf("page %d out of order", n)
 			}
@@ -171,6 +171,81 @@ func TestRasterizers(t *testing.T) {
 	}
 }
 
+// TestRasterizeRange: both rasterizers draw a range of pages as the same
+// pages (numbers, sizes, pixels) as a full pass, agree with each other, and
+// refuse a range beyond the last page; RasterizePages draws a scattered,
+// repeated list once per page in ascending order.
+func TestRasterizeRange(t *testing.T) {
+	requireTools(t, "pdftoppm", "pdfinfo", "mutool")
+	var pages []testPage
+	for i := range 5 {
+		pages = append(pages, testPage{w: 300 + 20*float64(i), h: 400, rect: [4]float64{10 + 30*float64(i), 20, 40, 60 + 40*float64(i)}})
+	}
+	pdf := writeTestPDF(t, filepath.Join(t.TempDir(), "five.pdf"), pages)
+	ctx := context.Background()
+	type page struct {
+		n    int
+		r    *pixeldiff.Raster
+		w, h float64
+	}
+	collect := func(dst *[]page) func(int, *pixeldiff.Raster, float64, float64) error {
+		return func(n int, r *pixeldiff.Raster, w, h float64) error {
+			*dst = append(*dst, page{n, r, w, h})
+			return nil
+		}
+	}
+	ranged := map[string][]page{}
+	for _, rz := range []RangeRasterizer{&Pdftoppm{}, &Mutool{}} {
+		var full, part, picked []page
+		if err := rz.Rasterize(ctx, pdf, 72, collect(&full)); err != nil || len(full) != 5 {
+			t.Fatalf("%s: full pass: %v, %d pages", rz.Name(), err, len(full))
+		}
+		if err := rz.RasterizeRange(ctx, pdf, 72, 2, 4, collect(&part)); err != nil {
+			t.Fatalf("%s: range 2-4: %v", rz.Name(), err)
+		}
+		if len(part) != 3 {
+			t.Fatalf("%s: range 2-4 gave %d pages", rz.Name(), len(part))
+		}
+		for i, p := range part {
+			f := full[p.n-1]
+			if p.n != 2+i || p.w != f.w || p.h != f.h || !bytes.Equal(p.r.Pix, f.r.Pix) {
+				t.Errorf("%s: range page %d (%gx%g pt) differs from the full pass's page %d (%gx%g pt)", rz.Name(), p.n, p.w, p.h, f.n, f.w, f.h)
+			}
+		}
+		ranged[rz.Name()] = part
+		if err := RasterizePages(ctx, rz, pdf, 72, []int{5, 2, 3, 2}, collect(&picked)); err != nil {
+			t.Fatalf("%s: RasterizePages: %v", rz.Name(), err)
+		}
+		var nums []int
+		for _, p := range picked {
+			nums = append(nums, p.n)
+			if !bytes.Equal(p.r.Pix, full[p.n-1].r.Pix) {
+				t.Errorf("%s: RasterizePages page %d differs from the full pass", rz.Name(), p.n)
+			}
+		}
+		if fmt.Sprint(nums) != "[2 3 5]" {
+			t.Errorf("%s: RasterizePages drew pages %v, want [2 3 5]", rz.Name(), nums)
+		}
+		var re *RenderError
+		if err := rz.RasterizeRange(ctx, pdf, 72, 4, 7, collect(new([]page))); !errors.As(err, &re) || re.Reason != ReasonRasterize {
+			t.Errorf("%s: range 4-7 of 5 pages: %v, want a rasterize error", rz.Name(), err)
+		}
+		if err := rz.RasterizeRange(ctx, pdf, 72, 0, 2, collect(new([]page))); err == nil {
+			t.Errorf("%s: range 0-2 accepted", rz.Name())
+		}
+	}
+	a, b := ranged["pdftoppm"], ranged["mutool"]
+	for i := range a {
+		if a[i].n != b[i].n || a[i].w != b[i].w || a[i].h != b[i].h || a[i].r.W != b[i].r.W || a[i].r.H != b[i].r.H {
+			t.Errorf("range page %d: pdftoppm %d %gx%g pt %dx%d px, mutool %d %gx%g pt %dx%d px", i, a[i].n, a[i].w, a[i].h, a[i].r.W, a[i].r.H, b[i].n, b[i].w, b[i].h, b[i].r.W, b[i].r.H)
+			continue
+		}
+		if d := pixeldiff.Compare(a[i].r, b[i].r, pixeldiff.CompareOptions{}); !d.Same {
+			t.Errorf("range page %d: pdftoppm and mutool draw different pages (ratio %.4f, boxes %v)", a[i].n, d.Ratio, d.Boxes)
+		}
+	}
+}
+
 // TestRasterizeFaults: 0 pages, a page over the size limit, a corrupt PDF,
 // a failing callback, a cancelled context, a missing program.
 func TestRasterizeFaults(t *testing.T) {
@@ -186,9 +261,9 @@ func TestRasterizeFaults(t *testing.T) {
 	stop := errors.New("stop")
 	for _, rz := range []Rasterizer{NewPdftoppm(), NewMutool()} {
 		t.Run(rz.Name(), func(t *testing.T) {
-			none := func(int, *Raster, float64, float64) error { return nil }
+			none := func(int, *pixeldiff.Raster, float64, float64) error { return nil }
 			n := 0
-			if err := rz.Rasterize(ctx, "testdata/render/zero-pages.pdf", 72, func(int, *Raster, float64, float64) error { n++; return nil }); err != nil || n != 0 {
+			if err := rz.Rasterize(ctx, "testdata/zero-pages.pdf", 72, func(int, *pixeldiff.Raster, float64, float64) error { n++; return nil }); err != nil || n != 0 {
 				t.Errorf("0-page PDF: %v, %d pages", err, n)
 			}
 			var re *RenderError
@@ -199,7 +274,7 @@ func TestRasterizeFaults(t *testing.T) {
 				t.Errorf("corrupt PDF: %v", err)
 			}
 			calls := 0
-			if err := rz.Rasterize(ctx, normal, 72, func(int, *Raster, float64, float64) error { calls++; return stop }); err != stop || calls != 1 {
+			if err := rz.Rasterize(ctx, normal, 72, func(int, *pixeldiff.Raster, float64, float64) error { calls++; return stop }); err != stop || calls != 1 {
 				t.Errorf("callback error: %v after %d calls", err, calls)
 			}
 			cctx, cancel := context.WithCancel(ctx)
@@ -211,21 +286,34 @@ func TestRasterizeFaults(t *testing.T) {
 	}
 	missingTool := []Rasterizer{&Pdftoppm{InfoBin: "/nonexistent/pdfinfo"}, &Pdftoppm{Bin: "/nonexistent/pdftoppm"}, &Mutool{Bin: "/nonexistent/mutool"}}
 	for _, rz := range missingTool {
-		if err := rz.Rasterize(ctx, normal, 72, func(int, *Raster, float64, float64) error { return nil }); !errors.Is(err, ErrNoRenderer) {
+		if err := rz.Rasterize(ctx, normal, 72, func(int, *pixeldiff.Raster, float64, float64) error { return nil }); !errors.Is(err, ErrNoRenderer) {
 			t.Errorf("%+v: %v, want ErrNoRenderer", rz, err)
 		}
 	}
 }
 
-// TestDefaultRasterizer: mutool when installed, pdftoppm otherwise.
+// TestDefaultRasterizer: pdftoppm when poppler is installed, mutool when
+// only it is, pdftoppm (failing with ErrNoRenderer) when neither is.
 func TestDefaultRasterizer(t *testing.T) {
-	if _, err := exec.LookPath("mutool"); err == nil {
-		if n := DefaultRasterizer().Name(); n != "mutool" {
-			t.Errorf("with mutool installed: %s", n)
-		}
+	requireTools(t, "pdftoppm", "pdfinfo", "mutool")
+	if n := DefaultRasterizer().Name(); n != "pdftoppm" {
+		t.Errorf("with poppler and mutool installed: %s", n)
+	}
+	onlyMutool := t.TempDir()
+	mutool, _ := exec.LookPath("mutool")
+	if err := os.Symlink(mutool, filepath.Join(onlyMutool, "mutool")); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", onlyMutool)
+	if n := DefaultRasterizer().Name(); n != "mutool" {
+		t.Errorf("with only mutool: %s", n)
 	}
 	t.Setenv("PATH", t.TempDir())
-	if n := DefaultRasterizer().Name(); n != "pdftoppm" {
-		t.Errorf("without mutool: %s", n)
+	rz := DefaultRasterizer()
+	if rz.Name() != "pdftoppm" {
+		t.Errorf("with neither: %s", rz.Name())
+	}
+	if err := rz.Rasterize(context.Background(), "x.pdf", 72, func(int, *pixeldiff.Raster, float64, float64) error { return nil }); !errors.Is(err, ErrNoRenderer) {
+		t.Errorf("with neither: %v, want ErrNoRenderer", err)
 	}
 }

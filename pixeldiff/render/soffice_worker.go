@@ -1,4 +1,4 @@
-package pixeldiff
+package render
 
 import (
 	"context"
@@ -173,7 +173,7 @@ func (p *Pool) runJobs(w *worker, jobs []*job) []outcome {
 	outdir, err := os.MkdirTemp(w.dir, "out-")
 	if err != nil {
 		for i := range out {
-			out[i].err = fmt.Errorf("pixeldiff: %w", err)
+			out[i].err = fmt.Errorf("render: %w", err)
 		}
 		return out
 	}
@@ -237,7 +237,7 @@ func (p *Pool) runJobs(w *worker, jobs []*job) []outcome {
 func (p *Pool) keepPDF(pdf string) (string, error) {
 	dst := filepath.Join(p.pdfDir, fmt.Sprintf("run-%06d.pdf", p.seq.Add(1)))
 	if err := os.Rename(pdf, dst); err != nil {
-		return "", fmt.Errorf("pixeldiff: keeping PDF: %w", err)
+		return "", fmt.Errorf("render: keeping PDF: %w", err)
 	}
 	return dst, nil
 }
@@ -255,10 +255,10 @@ func (p *Pool) prepareProfile(w *worker) error {
 	}
 	dst := filepath.Join(w.dir, "profile")
 	if err := os.RemoveAll(dst); err != nil {
-		return fmt.Errorf("pixeldiff: resetting profile: %w", err)
+		return fmt.Errorf("render: resetting profile: %w", err)
 	}
 	if err := copyDir(p.template, dst); err != nil {
-		return fmt.Errorf("pixeldiff: copying profile: %w", err)
+		return fmt.Errorf("render: copying profile: %w", err)
 	}
 	w.profile, w.uses = dst, 0
 	return nil

@@ -1,10 +1,10 @@
 //go:build bench
 
-package pixeldiff
+package render
 
 // Measurements behind BENCHMARKS.md "Rendering". Run with the real corpus:
 //
-//	EDITAUDIT_CORPUS=/path/to/corpus go test -tags bench -run Bench -v -timeout 30m ./pixeldiff
+//	EDITAUDIT_CORPUS=/path/to/corpus go test -tags bench -run Bench -v -timeout 30m ./pixeldiff/render
 //
 // They print numbers rather than assert speed (the machine is shared); the
 // RSS check does assert that memory stays flat.
@@ -24,11 +24,14 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/editaudit/editaudit/internal/testdoc"
+	"github.com/editaudit/editaudit/pixeldiff"
 )
 
 // smallestOffice returns the n smallest docx/pptx/xlsx files of the corpus.
 func smallestOffice(t *testing.T, n int) []string {
-	root := corpusDir(t)
+	root := testdoc.Corpus(t)
 	var files []string
 	for _, cf := range corpusFiles(t, root, "docx", "pptx", "xlsx") {
 		files = append(files, cf.path)
@@ -49,7 +52,7 @@ func TestBenchPoolVsSingle(t *testing.T) {
 	rz := NewPdftoppm()
 	rasterize := func(pdf string) (int, error) {
 		n := 0
-		err := rz.Rasterize(ctx, pdf, DefaultDPI, func(int, *Raster, float64, float64) error { n++; return nil })
+		err := rz.Rasterize(ctx, pdf, DefaultDPI, func(int, *pixeldiff.Raster, float64, float64) error { n++; return nil })
 		return n, err
 	}
 
@@ -62,14 +65,14 @@ func TestBenchPoolVsSingle(t *testing.T) {
 	}
 	defer pool.Close()
 	t1 := time.Now()
-	r := &Renderer{Pool: pool, Raster: rz}
+	r := &Renderer{Converter: pool, Raster: rz}
 	var wg sync.WaitGroup
 	poolPages := make([]int, len(files))
 	for i, f := range files {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			n, err := r.Render(ctx, f, func(int, *Raster, float64, float64) error { return nil })
+			n, err := r.Render(ctx, f, func(int, *pixeldiff.Raster, float64, float64) error { return nil })
 			if err != nil {
 				t.Logf("pool: %s: %v", filepath.Base(f), err)
 			}
@@ -132,7 +135,7 @@ func TestBenchPoolVsSingle(t *testing.T) {
 // temp-folder variants) and mutool on PDFs LibreOffice made from real files.
 func TestBenchRasterizers(t *testing.T) {
 	requireSoffice(t)
-	root := corpusDir(t)
+	root := testdoc.Corpus(t)
 	var files []string
 	for _, f := range []string{"docx", "pptx", "xlsx"} {
 		cf := corpusFiles(t, root, f)
@@ -165,7 +168,7 @@ func TestBenchRasterizers(t *testing.T) {
 				c0 := cpuSelfAndChildren()
 				t0 := time.Now()
 				for _, pdf := range pdfs {
-					if err := rz.Rasterize(ctx, pdf, dpi, func(int, *Raster, float64, float64) error { pages++; return nil }); err != nil {
+					if err := rz.Rasterize(ctx, pdf, dpi, func(int, *pixeldiff.Raster, float64, float64) error { pages++; return nil }); err != nil {
 						t.Fatalf("%s %s: %v", rz.Name(), pdf, err)
 					}
 				}
@@ -180,9 +183,9 @@ func TestBenchRasterizers(t *testing.T) {
 	// The same pages drawn by both: how far apart are they?
 	var diffs []string
 	for _, pdf := range pdfs[:min(4, len(pdfs))] {
-		var a, b []*Raster
-		NewPdftoppm().Rasterize(ctx, pdf, 100, func(_ int, r *Raster, _, _ float64) error { a = append(a, r); return nil })
-		NewMutool().Rasterize(ctx, pdf, 100, func(_ int, r *Raster, _, _ float64) error { b = append(b, r); return nil })
+		var a, b []*pixeldiff.Raster
+		NewPdftoppm().Rasterize(ctx, pdf, 100, func(_ int, r *pixeldiff.Raster, _, _ float64) error { a = append(a, r); return nil })
+		NewMutool().Rasterize(ctx, pdf, 100, func(_ int, r *pixeldiff.Raster, _, _ float64) error { b = append(b, r); return nil })
 		for i := range min(len(a), len(b)) {
 			if a[i].W != b[i].W || a[i].H != b[i].H {
 				diffs = append(diffs, fmt.Sprintf("%dx%d vs %dx%d", a[i].W, a[i].H, b[i].W, b[i].H))
@@ -219,7 +222,7 @@ type pdftoppmDir struct{ tmp string }
 
 func (p *pdftoppmDir) Name() string                   { return "pdftoppm-tmpdir" }
 func (p *pdftoppmDir) Version(context.Context) string { return "" }
-func (p *pdftoppmDir) Rasterize(ctx context.Context, pdf string, dpi int, each func(int, *Raster, float64, float64) error) error {
+func (p *pdftoppmDir) Rasterize(ctx context.Context, pdf string, dpi int, each func(int, *pixeldiff.Raster, float64, float64) error) error {
 	out, err := runOutput(ctx, time.Minute, "pdfinfo", "-f", "1", "-l", "1000000000", pdf)
 	if err != nil {
 		return err
@@ -243,7 +246,7 @@ func (p *pdftoppmDir) Rasterize(ctx context.Context, pdf string, dpi int, each f
 		if err != nil {
 			return err
 		}
-		r, err := ReadPNM(bufio.NewReader(f))
+		r, err := pixeldiff.ReadPNM(bufio.NewReader(f))
 		f.Close()
 		if err != nil {
 			return err
@@ -281,7 +284,7 @@ func TestBenchRSS(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer pool.Close()
-	r := &Renderer{Pool: pool, Raster: NewPdftoppm()}
+	r := &Renderer{Converter: pool, Raster: NewPdftoppm()}
 	var samples []int
 	var ms runtime.MemStats
 	pages := 0
@@ -294,7 +297,7 @@ func TestBenchRSS(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				n, err := r.Render(ctx, f, func(_ int, ra *Raster, _, _ float64) error { return nil })
+				n, err := r.Render(ctx, f, func(_ int, ra *pixeldiff.Raster, _, _ float64) error { return nil })
 				if err != nil {
 					t.Errorf("%s: %v", filepath.Base(f), err)
 				}
@@ -320,7 +323,7 @@ func TestBenchRSS(t *testing.T) {
 
 // TestBenchWarmUNO compares the pool (batched soffice --convert-to runs)
 // with warm LibreOffice listeners driven over UNO from LibreOffice's Python
-// bridge (testdata/render/uno-convert.py), on the 30 smallest real files,
+// bridge (testdata/uno-convert.py), on the 30 smallest real files,
 // converting to PDF only; start-up included in both, the two alternating
 // three times (the machine is shared: compare medians). Skipped when the
 // bridge (python3-uno) is missing.
@@ -443,7 +446,7 @@ func benchUNOConvert(t *testing.T, python, template, exe string, workers int, fi
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			out, err := exec.Command(python, append([]string{"testdata/render/uno-convert.py", pipe, outdir}, share...)...).CombinedOutput()
+			out, err := exec.Command(python, append([]string{"testdata/uno-convert.py", pipe, outdir}, share...)...).CombinedOutput()
 			if err != nil {
 				t.Errorf("uno-convert: %v: %s", err, out)
 			}

@@ -1,6 +1,6 @@
 //go:build unix && !linux
 
-package pixeldiff
+package render
 
 import (
 	"syscall"

@@ -1,4 +1,4 @@
-package pixeldiff
+package render
 
 import (
 	"context"
@@ -11,17 +11,10 @@ import (
 	"sync"
 	"testing"
 	"time"
-)
 
-// corpusDir returns $EDITAUDIT_CORPUS or skips the test.
-func corpusDir(t testing.TB) string {
-	t.Helper()
-	dir := os.Getenv("EDITAUDIT_CORPUS")
-	if dir == "" {
-		t.Skip("EDITAUDIT_CORPUS not set")
-	}
-	return dir
-}
+	"github.com/editaudit/editaudit/internal/testdoc"
+	"github.com/editaudit/editaudit/pixeldiff"
+)
 
 type corpusFile struct {
 	path string
@@ -81,7 +74,7 @@ func renderCorpus(t *testing.T, files []string) []corpusResult {
 	own := libreOfficeOwnExport(t, soffice, copies)
 
 	pool := newTestPool(t, PoolOptions{})
-	r := &Renderer{Pool: pool, Raster: NewPdftoppm()}
+	r := &Renderer{Converter: pool, Raster: NewPdftoppm()}
 	res := make([]corpusResult, len(files))
 	var wg sync.WaitGroup
 	start := time.Now()
@@ -90,7 +83,7 @@ func renderCorpus(t *testing.T, files []string) []corpusResult {
 		go func() {
 			defer wg.Done()
 			t0 := time.Now()
-			n, err := r.Render(context.Background(), f, func(int, *Raster, float64, float64) error { return nil })
+			n, err := r.Render(context.Background(), f, func(int, *pixeldiff.Raster, float64, float64) error { return nil })
 			res[i] = corpusResult{file: f, pages: n, own: own[copies[i]], elapsed: time.Since(t0), err: err}
 		}()
 	}
@@ -151,7 +144,7 @@ func checkCorpusResults(t *testing.T, res []corpusResult) {
 // TestRenderCorpusSample renders the two smallest docx, pptx and xlsx of
 // the real corpus; an HWPX is unsupported.
 func TestRenderCorpusSample(t *testing.T) {
-	root := corpusDir(t)
+	root := testdoc.Corpus(t)
 	var files []string
 	for _, f := range []string{"docx", "pptx", "xlsx"} {
 		for _, cf := range corpusFiles(t, root, f)[:2] {
@@ -177,7 +170,7 @@ func TestRenderCorpusSample(t *testing.T) {
 // table (RENDERING.md quotes it); EDITAUDIT_RENDER_FILTER=a,b keeps only
 // files whose name contains one of the comma-separated strings.
 func TestRenderCorpusAll(t *testing.T) {
-	root := corpusDir(t)
+	root := testdoc.Corpus(t)
 	if os.Getenv("EDITAUDIT_SLOW") != "1" {
 		t.Skip("EDITAUDIT_SLOW=1 not set")
 	}

@@ -1,4 +1,4 @@
-package pixeldiff
+package render
 
 import (
 	"bufio"
@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/editaudit/editaudit/pixeldiff"
 )
 
 // Rasterizer draws the pages of a PDF as Rasters, one page at a time (a
@@ -27,31 +29,55 @@ type Rasterizer interface {
 	// Rasterize calls each for pages 1..N in order with the page drawn at
 	// dpi and its displayed size in points. A PDF with no pages calls each
 	// never and returns nil. An error from each is returned unchanged.
-	Rasterize(ctx context.Context, pdfPath string, dpi int, each func(page int, r *Raster, widthPt, heightPt float64) error) error
+	Rasterize(ctx context.Context, pdfPath string, dpi int, each func(page int, r *pixeldiff.Raster, widthPt, heightPt float64) error) error
 }
 
 // pageSize is one page's displayed size in points.
 type pageSize struct{ w, h float64 }
 
 // checkPageLimits refuses pages whose raster would exceed
-// MaxRasterSide/MaxRasterPixels at dpi, before anything is drawn.
-func checkPageLimits(sizes []pageSize, dpi int) error {
+// MaxRasterSide/MaxRasterPixels at dpi, before anything is drawn; sizes[0]
+// is page first.
+func checkPageLimits(sizes []pageSize, dpi, first int) error {
 	for i, s := range sizes {
 		w := math.Ceil(s.w * float64(dpi) / 72)
 		h := math.Ceil(s.h * float64(dpi) / 72)
-		if w > MaxRasterSide || h > MaxRasterSide || w*h > MaxRasterPixels {
+		if w > pixeldiff.MaxRasterSide || h > pixeldiff.MaxRasterSide || w*h > pixeldiff.MaxRasterPixels {
 			return &RenderError{Reason: ReasonTooLarge, Detail: fmt.Sprintf(
 				"page %d is %.0f×%.0f pt, %.0f×%.0f px at %d dpi (limits: %d px a side, %d px)",
-				i+1, s.w, s.h, w, h, dpi, MaxRasterSide, MaxRasterPixels)}
+				first+i, s.w, s.h, w, h, dpi, pixeldiff.MaxRasterSide, pixeldiff.MaxRasterPixels)}
 		}
 	}
 	return nil
 }
 
+// sizesErr is the error of a failed run of the program that lists page
+// sizes (pdfinfo, mutool pages): ErrNoRenderer and cancellation as they
+// are, anything else a rasterize failure of this document.
+func sizesErr(ctx context.Context, prog string, err error, out []byte) error {
+	if ctx.Err() != nil || errors.Is(err, ErrNoRenderer) {
+		return errors.Join(ctx.Err(), err)
+	}
+	return &RenderError{Reason: ReasonRasterize, Detail: fmt.Sprintf("%s: %v: %s", prog, err, firstLine(out))}
+}
+
+// drawPages refuses pages over the size limits, then runs cmd and streams
+// its PPM pages, sizes[0] being page first. No pages draw nothing.
+func drawPages(ctx context.Context, name string, cmd *exec.Cmd, sizes []pageSize, dpi, first int, each func(int, *pixeldiff.Raster, float64, float64) error) error {
+	if len(sizes) == 0 {
+		return nil
+	}
+	if err := checkPageLimits(sizes, dpi, first); err != nil {
+		return err
+	}
+	return streamPNM(ctx, name, cmd, sizes, first, each)
+}
+
 // streamPNM runs cmd, reads len(sizes) concatenated PPM images from its
-// stdout and hands each to each. The process runs in its own group, which
-// is killed when ctx ends or each fails; Wait is always called.
-func streamPNM(ctx context.Context, name string, cmd *exec.Cmd, sizes []pageSize, each func(int, *Raster, float64, float64) error) error {
+// stdout and hands each to each, numbered from page first. The process runs
+// in its own group, which is killed when ctx ends or each fails; Wait is
+// always called.
+func streamPNM(ctx context.Context, name string, cmd *exec.Cmd, sizes []pageSize, first int, each func(int, *pixeldiff.Raster, float64, float64) error) error {
 	setProcessGroup(cmd)
 	var stderr tailBuffer
 	cmd.Stderr = &stderr
@@ -70,12 +96,12 @@ func streamPNM(ctx context.Context, name string, cmd *exec.Cmd, sizes []pageSize
 	br := bufio.NewReaderSize(out, 1<<16)
 	var loopErr error
 	for i, s := range sizes {
-		r, err := ReadPNM(br)
+		r, err := pixeldiff.ReadPNM(br)
 		if err != nil {
-			loopErr = &RenderError{Reason: ReasonRasterize, Detail: fmt.Sprintf("%s: page %d: %v", name, i+1, err)}
+			loopErr = &RenderError{Reason: ReasonRasterize, Detail: fmt.Sprintf("%s: page %d: %v", name, first+i, err)}
 			break
 		}
-		if err := each(i+1, r, s.w, s.h); err != nil {
+		if err := each(first+i, r, s.w, s.h); err != nil {
 			loopErr = err
 			break
 		}
@@ -153,14 +179,27 @@ type Pdftoppm struct {
 // to clean up: BENCHMARKS.md "Rendering").
 func NewPdftoppm() Rasterizer { return &Pdftoppm{} }
 
-// DefaultRasterizer returns the fastest rasterizer installed: MuPDF's
-// mutool when it is in PATH (half the CPU per page of pdftoppm over the
-// PDFs of the real corpus, BENCHMARKS.md "Rendering"), else pdftoppm.
-// Which one it is goes into the Toolchain, so rasters of the two are never
-// compared with each other.
+// DefaultRasterizer returns poppler's pdftoppm when it and pdfinfo are in
+// PATH, else MuPDF's mutool when it is, else pdftoppm (which then reports
+// ErrNoRenderer with how to install it). Which one it is goes into the
+// Toolchain, so rasters of the two are never compared with each other.
+//
+// pdftoppm comes first although mutool needs about half its CPU per page
+// (BENCHMARKS.md "Rendering"): poppler snaps glyphs to whole pixels, so a
+// text line LibreOffice moved, or placed a fraction of a point apart in a
+// re-laid-out but unchanged page, is drawn pixel-identically — what page
+// signatures, alignment and reflow detection rely on (pixeldiff.PageSig
+// Lines). MuPDF draws glyphs at quarter-pixel phases: over edits of real
+// documents it reported unchanged pages as changed and an original page
+// as deleted where pdftoppm found it moved (RENDERING.md "Which
+// rasterizer"), for a saving of a few percent of an audit's CPU.
 func DefaultRasterizer() Rasterizer {
-	if _, err := exec.LookPath("mutool"); err == nil {
-		return NewMutool()
+	_, errP := exec.LookPath("pdftoppm")
+	_, errI := exec.LookPath("pdfinfo")
+	if errP != nil || errI != nil {
+		if _, err := exec.LookPath("mutool"); err == nil {
+			return NewMutool()
+		}
 	}
 	return NewPdftoppm()
 }
@@ -181,29 +220,44 @@ func (p *Pdftoppm) Version(ctx context.Context) string {
 }
 
 // Rasterize implements Rasterizer.
-func (p *Pdftoppm) Rasterize(ctx context.Context, pdfPath string, dpi int, each func(page int, r *Raster, widthPt, heightPt float64) error) error {
+func (p *Pdftoppm) Rasterize(ctx context.Context, pdfPath string, dpi int, each func(page int, r *pixeldiff.Raster, widthPt, heightPt float64) error) error {
+	return p.rasterize(ctx, pdfPath, dpi, 0, 0, each)
+}
+
+// RasterizeRange implements RangeRasterizer.
+func (p *Pdftoppm) RasterizeRange(ctx context.Context, pdfPath string, dpi, first, last int, each func(page int, r *pixeldiff.Raster, widthPt, heightPt float64) error) error {
+	return p.rasterize(ctx, pdfPath, dpi, first, last, each)
+}
+
+// rasterize draws pages first..last, or every page when both are 0.
+func (p *Pdftoppm) rasterize(ctx context.Context, pdfPath string, dpi, first, last int, each func(page int, r *pixeldiff.Raster, widthPt, heightPt float64) error) error {
+	if err := checkRange(first, last); err != nil {
+		return err
+	}
+	// pdfinfo lists the sizes of the pages asked for; parsePdfinfo wants
+	// them all, and the count tells a range beyond the last page.
 	out, err := runOutput(ctx, time.Minute, p.info(), "-f", "1", "-l", "1000000000", pdfPath)
-	if err != nil && bytes.Contains(out, []byte("can not be after the last page (0)")) {
+	if err != nil && first == 0 && bytes.Contains(out, []byte("can not be after the last page (0)")) {
 		return nil // poppler refuses any page range of a 0-page PDF
 	}
 	if err != nil {
-		if ctx.Err() != nil || errors.Is(err, ErrNoRenderer) {
-			return errors.Join(ctx.Err(), err)
-		}
-		return &RenderError{Reason: ReasonRasterize, Detail: fmt.Sprintf("pdfinfo: %v: %s", err, firstLine(out))}
+		return sizesErr(ctx, "pdfinfo", err, out)
 	}
 	sizes, err := parsePdfinfo(out)
 	if err != nil {
 		return &RenderError{Reason: ReasonRasterize, Detail: err.Error()}
 	}
-	if len(sizes) == 0 {
-		return nil
+	args := []string{"-r", strconv.Itoa(dpi)}
+	if first == 0 {
+		first = 1
+	} else {
+		if last > len(sizes) {
+			return &RenderError{Reason: ReasonRasterize, Detail: fmt.Sprintf("pdfinfo: page %d asked, the PDF has %d", last, len(sizes))}
+		}
+		sizes = sizes[first-1 : last]
+		args = append(args, "-f", strconv.Itoa(first), "-l", strconv.Itoa(last))
 	}
-	if err := checkPageLimits(sizes, dpi); err != nil {
-		return err
-	}
-	cmd := exec.Command(p.bin(), "-r", strconv.Itoa(dpi), pdfPath)
-	return streamPNM(ctx, "pdftoppm", cmd, sizes, each)
+	return drawPages(ctx, "pdftoppm", exec.Command(p.bin(), append(args, pdfPath)...), sizes, dpi, first, each)
 }
 
 var (
@@ -277,11 +331,16 @@ var (
 )
 
 // parseMutoolPages reads page sizes from `mutool pages` output: the CropBox
-// when present (what is drawn), else the MediaBox, turned by /Rotate.
-func parseMutoolPages(out []byte) ([]pageSize, error) {
+// when present (what is drawn), else the MediaBox, turned by /Rotate. The
+// pages listed must be first, first+1, … in order (mutool clamps a range
+// to the last page instead of refusing it).
+func parseMutoolPages(out []byte, first int) ([]pageSize, error) {
 	idx := mutoolPage.FindAllSubmatchIndex(out, -1)
 	sizes := make([]pageSize, 0, len(idx))
 	for i, loc := range idx {
+		if n, _ := strconv.Atoi(string(out[loc[2]:loc[3]])); n != first+i {
+			return nil, fmt.Errorf("mutool pages: page %d listed where page %d was asked (the PDF has fewer pages?)", n, first+i)
+		}
 		end := len(out)
 		if i+1 < len(idx) {
 			end = idx[i+1][0]
@@ -300,7 +359,7 @@ func parseMutoolPages(out []byte) ([]pageSize, error) {
 			}
 		}
 		if !have {
-			return nil, fmt.Errorf("mutool pages: page %d has no MediaBox", i+1)
+			return nil, fmt.Errorf("mutool pages: page %d has no MediaBox", first+i)
 		}
 		if r := mutoolRotate.FindSubmatch(block); r != nil {
 			rot, _ := strconv.Atoi(string(r[1]))
@@ -314,15 +373,30 @@ func parseMutoolPages(out []byte) ([]pageSize, error) {
 }
 
 // Rasterize implements Rasterizer.
-func (m *Mutool) Rasterize(ctx context.Context, pdfPath string, dpi int, each func(page int, r *Raster, widthPt, heightPt float64) error) error {
-	out, err := runOutput(ctx, time.Minute, m.bin(), "pages", pdfPath)
-	if err != nil {
-		if ctx.Err() != nil || errors.Is(err, ErrNoRenderer) {
-			return errors.Join(ctx.Err(), err)
-		}
-		return &RenderError{Reason: ReasonRasterize, Detail: fmt.Sprintf("mutool pages: %v: %s", err, firstLine(out))}
+func (m *Mutool) Rasterize(ctx context.Context, pdfPath string, dpi int, each func(page int, r *pixeldiff.Raster, widthPt, heightPt float64) error) error {
+	return m.rasterize(ctx, pdfPath, dpi, 0, 0, each)
+}
+
+// RasterizeRange implements RangeRasterizer: `mutool pages` and `mutool
+// draw` are given the range, so the other pages are neither read nor drawn.
+func (m *Mutool) RasterizeRange(ctx context.Context, pdfPath string, dpi, first, last int, each func(page int, r *pixeldiff.Raster, widthPt, heightPt float64) error) error {
+	return m.rasterize(ctx, pdfPath, dpi, first, last, each)
+}
+
+// rasterize draws pages first..last, or every page when both are 0.
+func (m *Mutool) rasterize(ctx context.Context, pdfPath string, dpi, first, last int, each func(page int, r *pixeldiff.Raster, widthPt, heightPt float64) error) error {
+	if err := checkRange(first, last); err != nil {
+		return err
 	}
-	if bytes.Contains(out, []byte("Failed to gather information")) {
+	var rng []string
+	if first > 0 {
+		rng = []string{fmt.Sprintf("%d-%d", first, last)}
+	}
+	out, err := runOutput(ctx, time.Minute, m.bin(), append([]string{"pages", pdfPath}, rng...)...)
+	if err != nil {
+		return sizesErr(ctx, "mutool pages", err, out)
+	}
+	if first == 0 && bytes.Contains(out, []byte("Failed to gather information")) {
 		// mutool pages lists a phantom page 0 for an empty page tree:
 		// ask for the page count itself.
 		cnt, cerr := runOutput(ctx, time.Minute, m.bin(), "show", pdfPath, "trailer/Root/Pages/Count")
@@ -330,18 +404,16 @@ func (m *Mutool) Rasterize(ctx context.Context, pdfPath string, dpi int, each fu
 			return nil
 		}
 	}
-	sizes, err := parseMutoolPages(out)
+	first = max(first, 1)
+	sizes, err := parseMutoolPages(out, first)
 	if err != nil {
 		return &RenderError{Reason: ReasonRasterize, Detail: err.Error()}
 	}
-	if len(sizes) == 0 {
-		return nil
+	if len(rng) > 0 && len(sizes) != last-first+1 {
+		return &RenderError{Reason: ReasonRasterize, Detail: fmt.Sprintf("mutool pages: pages %s asked, %d listed", rng[0], len(sizes))}
 	}
-	if err := checkPageLimits(sizes, dpi); err != nil {
-		return err
-	}
-	cmd := exec.Command(m.bin(), "draw", "-q", "-r", strconv.Itoa(dpi), "-c", "rgb", "-F", "pnm", "-o", "-", pdfPath)
-	return streamPNM(ctx, "mutool", cmd, sizes, each)
+	args := append([]string{"draw", "-q", "-r", strconv.Itoa(dpi), "-c", "rgb", "-F", "pnm", "-o", "-", pdfPath}, rng...)
+	return drawPages(ctx, "mutool", exec.Command(m.bin(), args...), sizes, dpi, first, each)
 }
 
 func orDefault(s, def string) string {
