@@ -1,0 +1,668 @@
+package content
+
+import (
+	"context"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/editaudit/editaudit/formats"
+	"github.com/editaudit/editaudit/formats/docx"
+)
+
+// docxStoryTypes are the relationship types of the main part whose
+// targets hold text besides the body, in reading order.
+var docxStoryTypes = []string{"header", "footer", "footnotes", "endnotes", "comments"}
+
+func isW(e *formats.Element) bool {
+	return e.Name.Space == docx.NSW || e.Name.Space == docx.NSWStrict
+}
+
+func isWNamed(e *formats.Element, local string) bool {
+	return e != nil && e.Name.Local == local && isW(e)
+}
+
+// extractDocx reads the paragraphs of the body and of every header,
+// footer, footnotes, endnotes and comments part the main part relates to.
+func extractDocx(ctx context.Context, p *formats.Package) (*extraction, error) {
+	x := newExtraction()
+	if p.MainPart == "" || !p.Has(p.MainPart) {
+		x.fail("", "the package", "it has no main document part")
+		return x, ctx.Err()
+	}
+	rels := p.RelsOf(ctx, p.MainPart)
+	st := newWordStyles()
+	if r := rels.ByType("styles"); len(r) > 0 && !r[0].External && p.Has(r[0].Resolved) {
+		part := p.Entry(r[0].Resolved).Part
+		if why := scanPart(ctx, p, part, &wordStylesHandler{st: st}); why != "" {
+			x.formatsUnknown = part + " did not parse (" + why + ")"
+			st = newWordStyles()
+		}
+	}
+	parts := []string{p.Entry(p.MainPart).Part}
+	seen := map[string]bool{strings.ToLower(p.MainPart): true}
+	for _, typ := range docxStoryTypes {
+		var group []string
+		for _, r := range rels.ByType(typ) {
+			if r.External || r.Resolved == "" {
+				continue
+			}
+			e := p.Entry(r.Resolved)
+			if e == nil || seen[strings.ToLower(e.Part)] {
+				continue
+			}
+			seen[strings.ToLower(e.Part)] = true
+			group = append(group, e.Part)
+		}
+		sortNatural(group)
+		parts = append(parts, group...)
+	}
+	for _, part := range parts {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		key := strings.ToLower(part)
+		h := newWordHandler(x, st, part, key, wordPartLabel(p.MainPart, part))
+		if why := scanPart(ctx, p, part, h); why != "" {
+			x.fail(key, part, why)
+			continue
+		}
+		x.stories = append(x.stories, &story{key: key, part: part, units: h.units})
+	}
+	return x, ctx.Err()
+}
+
+func sortNatural(s []string) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && formats.NaturalLess(s[j], s[j-1]); j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}
+
+// wordPartLabel names a part in "where" strings the way the structure
+// counts do: "body" for the main part, the file name for a part beside it.
+func wordPartLabel(mainPart, part string) string {
+	if strings.EqualFold(part, mainPart) {
+		return "body"
+	}
+	if strings.EqualFold(formats.Dir(part), formats.Dir(mainPart)) {
+		return path.Base(part)
+	}
+	return part
+}
+
+// Word run properties (ECMA-376 Part 1 §17.3.2), as far as they show.
+const (
+	rpBold uint16 = 1 << iota
+	rpItalic
+	rpUnderline
+	rpStrike
+	rpFont
+	rpSize
+	rpColor
+	rpHighlight
+	rpShading
+)
+
+// rprops is a partial set of run properties: set says which are given.
+type rprops struct {
+	set                             uint16
+	bold, italic, underline, strike bool
+	font, size, color, highlight    string
+	shading                         string
+}
+
+// merge lays o over p.
+func (p *rprops) merge(o rprops) {
+	if o.set&rpBold != 0 {
+		p.bold = o.bold
+	}
+	if o.set&rpItalic != 0 {
+		p.italic = o.italic
+	}
+	if o.set&rpUnderline != 0 {
+		p.underline = o.underline
+	}
+	if o.set&rpStrike != 0 {
+		p.strike = o.strike
+	}
+	if o.set&rpFont != 0 {
+		p.font = o.font
+	}
+	if o.set&rpSize != 0 {
+		p.size = o.size
+	}
+	if o.set&rpColor != 0 {
+		p.color = o.color
+	}
+	if o.set&rpHighlight != 0 {
+		p.highlight = o.highlight
+	}
+	if o.set&rpShading != 0 {
+		p.shading = o.shading
+	}
+	p.set |= o.set
+}
+
+// onOff reads an ST_OnOff property element (§17.17.4): no val is on.
+func onOff(e *formats.Element) bool {
+	v, ok := e.GetAny("val")
+	if !ok {
+		return true
+	}
+	switch v {
+	case "0", "false", "off":
+		return false
+	}
+	return true
+}
+
+// parse reads one child of a w:rPr. Attributes that are noise (rsid,
+// w:lang, w:noProof, w:szCs…) are never read.
+func (p *rprops) parse(e *formats.Element) {
+	switch e.Name.Local {
+	case "b":
+		p.bold, p.set = onOff(e), p.set|rpBold
+	case "i":
+		p.italic, p.set = onOff(e), p.set|rpItalic
+	case "u":
+		v, ok := e.GetAny("val")
+		p.underline, p.set = !ok || v != "none", p.set|rpUnderline
+	case "strike":
+		p.strike, p.set = onOff(e), p.set|rpStrike
+	case "dstrike":
+		if onOff(e) {
+			p.strike, p.set = true, p.set|rpStrike
+		}
+	case "rFonts":
+		for _, a := range []string{"ascii", "hAnsi", "eastAsia"} {
+			if v, ok := e.GetAny(a); ok && v != "" {
+				p.font, p.set = v, p.set|rpFont
+				return
+			}
+		}
+		for _, a := range []string{"asciiTheme", "hAnsiTheme", "eastAsiaTheme"} {
+			if v, ok := e.GetAny(a); ok && v != "" {
+				p.font, p.set = "theme:"+v, p.set|rpFont
+				return
+			}
+		}
+	case "sz":
+		if v, ok := e.GetAny("val"); ok {
+			p.size, p.set = halfPoints(v), p.set|rpSize
+		}
+	case "color":
+		v, _ := e.GetAny("val")
+		if t, ok := e.GetAny("themeColor"); ok && t != "" {
+			v = "theme:" + t
+		}
+		if strings.EqualFold(v, "auto") {
+			v = ""
+		}
+		p.color, p.set = strings.ToUpper(v), p.set|rpColor
+	case "highlight":
+		v, _ := e.GetAny("val")
+		if v == "none" {
+			v = ""
+		}
+		p.highlight, p.set = v, p.set|rpHighlight
+	case "shd":
+		v, _ := e.GetAny("fill")
+		if strings.EqualFold(v, "auto") {
+			v = ""
+		}
+		p.shading, p.set = strings.ToUpper(v), p.set|rpShading
+	}
+}
+
+// halfPoints turns a w:sz value (half-points) into "11pt" / "10.5pt".
+func halfPoints(v string) string {
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil {
+		return v
+	}
+	if n%2 == 0 {
+		return strconv.Itoa(n/2) + "pt"
+	}
+	return strconv.Itoa(n/2) + ".5pt"
+}
+
+func (p rprops) format(charStyle string) Format {
+	f := Format{Bold: p.bold, Italic: p.italic, Underline: p.underline, Strike: p.strike,
+		Font: p.font, Size: p.size, Color: p.color, Highlight: p.highlight, Style: charStyle}
+	if f.Highlight == "" && p.shading != "" {
+		f.Highlight = "shading " + p.shading
+	}
+	return f
+}
+
+// wordStyle is one w:style of styles.xml.
+type wordStyle struct {
+	typ, basedOn string
+	props        rprops
+}
+
+// wordStyles resolves run formatting through the style hierarchy
+// (§17.7.2): document defaults, the paragraph style and its basedOn
+// chain, the character style and its chain, then direct formatting.
+// Toggle properties are treated as plain overrides, not toggled (§17.7.3);
+// a table style's conditional formatting is not applied.
+type wordStyles struct {
+	defaults    rprops
+	styles      map[string]*wordStyle
+	defaultPara string
+	cache       map[wordFmtKey]Format
+	chainCache  map[string]rprops
+}
+
+type wordFmtKey struct {
+	pStyle, rStyle string
+	direct         rprops
+}
+
+func newWordStyles() *wordStyles {
+	return &wordStyles{styles: map[string]*wordStyle{}, cache: map[wordFmtKey]Format{}, chainCache: map[string]rprops{}}
+}
+
+// chain returns the merged run properties of a style and its ancestors.
+func (s *wordStyles) chain(id string) rprops {
+	if p, ok := s.chainCache[id]; ok {
+		return p
+	}
+	var ids []string
+	seen := map[string]bool{}
+	for cur := id; cur != "" && !seen[cur] && len(ids) < 32; {
+		st := s.styles[cur]
+		if st == nil {
+			break
+		}
+		seen[cur] = true
+		ids = append(ids, cur)
+		cur = st.basedOn
+	}
+	var p rprops
+	for i := len(ids) - 1; i >= 0; i-- {
+		p.merge(s.styles[ids[i]].props)
+	}
+	s.chainCache[id] = p
+	return p
+}
+
+// paraStyle is the paragraph style in force: the one named, else the
+// default paragraph style.
+func (s *wordStyles) paraStyle(id string) string {
+	if id == "" {
+		return s.defaultPara
+	}
+	return id
+}
+
+func (s *wordStyles) resolve(pStyle, rStyle string, direct rprops) Format {
+	k := wordFmtKey{pStyle, rStyle, direct}
+	if f, ok := s.cache[k]; ok {
+		return f
+	}
+	p := s.defaults
+	p.merge(s.chain(s.paraStyle(pStyle)))
+	if rStyle != "" {
+		p.merge(s.chain(rStyle))
+	}
+	p.merge(direct)
+	f := p.format(rStyle)
+	if len(s.cache) < 1<<16 {
+		s.cache[k] = f
+	}
+	return f
+}
+
+// wordStylesHandler reads styles.xml.
+type wordStylesHandler struct {
+	formats.NopHandler
+	st  *wordStyles
+	cur *wordStyle
+	id  string
+}
+
+func (h *wordStylesHandler) Start(e *formats.Element) {
+	if !isW(e) {
+		return
+	}
+	switch {
+	case e.Depth == 2 && e.Name.Local == "style":
+		typ, _ := e.GetAny("type")
+		id, _ := e.GetAny("styleId")
+		h.cur, h.id = &wordStyle{typ: typ}, id
+		if _, dup := h.st.styles[id]; !dup && id != "" {
+			h.st.styles[id] = h.cur
+		}
+		if d, _ := e.GetAny("default"); typ == "paragraph" && (d == "1" || d == "true" || d == "on") && h.st.defaultPara == "" {
+			h.st.defaultPara = id
+		}
+	case e.Depth == 3 && h.cur != nil && e.Name.Local == "basedOn":
+		h.cur.basedOn, _ = e.GetAny("val")
+	case e.Depth == 4 && h.cur != nil && isWNamed(e.Parent, "rPr"):
+		h.cur.props.parse(e)
+	case e.Depth == 5 && isWNamed(e.Parent, "rPr") && isWNamed(e.Parent.Parent, "rPrDefault"):
+		h.st.defaults.parse(e)
+	}
+}
+
+func (h *wordStylesHandler) End(e *formats.Element) {
+	if e.Depth == 2 && isW(e) && e.Name.Local == "style" {
+		h.cur = nil
+	}
+}
+
+// Element kinds of the Word handler's stack.
+const (
+	wkOther uint8 = iota
+	wkAlt
+	wkContainer
+	wkTbl
+	wkTr
+	wkTc
+	wkP
+)
+
+// wLoc is an open container, table, row or cell.
+type wLoc struct {
+	kind  uint8
+	where string // "body", "body table 2", "body table 2, row 3", …
+	sep   string // between a container label and what follows
+	scope string
+	n     int // paragraphs (container, cell), rows (table), cells (row)
+	tbls  int // tables directly inside (container, cell)
+}
+
+// wPara is an open paragraph.
+type wPara struct {
+	slot   int
+	where  string
+	scope  string
+	pStyle string
+	b      *builder
+	// the run being read
+	inRun  bool
+	direct rprops
+	rStyle string
+	fmt    int32
+}
+
+// wordHandler extracts the paragraphs of one Word part.
+type wordHandler struct {
+	formats.NopHandler
+	x           *extraction
+	st          *wordStyles
+	part, key   string
+	label       string
+	units       []*unit
+	kinds       []uint8
+	alt         []int // choices seen per open mc:AlternateContent
+	skip        int   // depth inside skipped markup
+	locs        []wLoc
+	paras       []*wPara
+	free        []*builder
+	textBoxes   int
+	containerNo int
+}
+
+func newWordHandler(x *extraction, st *wordStyles, part, key, label string) *wordHandler {
+	return &wordHandler{x: x, st: st, part: part, key: key, label: label}
+}
+
+func (h *wordHandler) push(k uint8) { h.kinds = append(h.kinds, k) }
+
+func (h *wordHandler) pushContainer(label, sep, scope string) {
+	h.locs = append(h.locs, wLoc{kind: wkContainer, where: label, sep: sep, scope: scope})
+	h.push(wkContainer)
+}
+
+// Start implements formats.Handler.
+func (h *wordHandler) Start(e *formats.Element) {
+	if h.skip > 0 {
+		h.skip++
+		return
+	}
+	if e.Name.Space == docx.NSMC {
+		switch e.Name.Local {
+		case "AlternateContent":
+			h.alt = append(h.alt, 0)
+			h.push(wkAlt)
+			return
+		case "Choice":
+			// Markup compatibility (ECMA-376 Part 3 §10.2): the first
+			// Choice is read, further Choices and the Fallback repeat it.
+			if n := len(h.alt); n > 0 {
+				h.alt[n-1]++
+				if h.alt[n-1] > 1 {
+					h.skip = 1
+					return
+				}
+			}
+		case "Fallback":
+			h.skip = 1
+			return
+		}
+		h.push(wkOther)
+		return
+	}
+	if !isW(e) {
+		h.push(wkOther)
+		return
+	}
+	switch e.Name.Local {
+	case "body":
+		h.pushContainer(h.label, " ", h.label)
+		return
+	case "hdr", "ftr":
+		if e.Depth == 1 {
+			h.pushContainer(h.label, " ", h.label)
+			return
+		}
+	case "footnote", "endnote", "comment":
+		if e.Depth == 2 {
+			if t, _ := e.GetAny("type"); t == "separator" || t == "continuationSeparator" || t == "continuationNotice" {
+				h.skip = 1
+				return
+			}
+			id, _ := e.GetAny("id")
+			label := e.Name.Local + " " + id
+			h.pushContainer(label, ", ", e.Name.Local)
+			return
+		}
+	case "txbxContent":
+		h.textBoxes++
+		label := h.label + " text box " + strconv.Itoa(h.textBoxes)
+		h.pushContainer(label, ", ", "txbx")
+		return
+	case "del", "moveFrom":
+		// Tracked deletions: the text is gone from the document as shown
+		// with changes accepted; property-level revision marks hold none.
+		h.skip = 1
+		return
+	case "tbl":
+		h.openTable()
+		return
+	case "tr":
+		if n := len(h.locs); n > 0 && h.locs[n-1].kind == wkTbl {
+			t := &h.locs[n-1]
+			t.n++
+			h.locs = append(h.locs, wLoc{kind: wkTr, where: t.where + ", row " + strconv.Itoa(t.n), scope: t.scope})
+			h.push(wkTr)
+			return
+		}
+	case "tc":
+		if n := len(h.locs); n > 0 && h.locs[n-1].kind == wkTr {
+			r := &h.locs[n-1]
+			r.n++
+			h.locs = append(h.locs, wLoc{kind: wkTc, where: r.where + ", cell " + strconv.Itoa(r.n), sep: ", ", scope: r.scope + "|cell"})
+			h.push(wkTc)
+			return
+		}
+	case "p":
+		h.openParagraph()
+		return
+	case "r":
+		if p := h.para(); p != nil && !isWNamed(e.Parent, "rPr") {
+			p.inRun, p.direct, p.rStyle, p.fmt = true, rprops{}, "", -1
+		}
+	case "pStyle":
+		if p := h.para(); p != nil && isWNamed(e.Parent, "pPr") && isWNamed(e.Parent.Parent, "p") {
+			p.pStyle, _ = e.GetAny("val")
+		}
+	case "tab", "br", "cr", "noBreakHyphen", "sym":
+		if isWNamed(e.Parent, "r") {
+			h.special(e)
+		}
+	default:
+		if isWNamed(e.Parent, "rPr") && isWNamed(e.Parent.Parent, "r") {
+			if p := h.para(); p != nil && p.inRun {
+				if e.Name.Local == "rStyle" {
+					p.rStyle, _ = e.GetAny("val")
+				} else {
+					p.direct.parse(e)
+				}
+			}
+		}
+	}
+	h.push(wkOther)
+}
+
+func (h *wordHandler) para() *wPara {
+	if n := len(h.paras); n > 0 {
+		return h.paras[n-1]
+	}
+	return nil
+}
+
+// openTable starts a table inside the innermost container or cell.
+func (h *wordHandler) openTable() {
+	where, scope := h.label+" (outside the body)", h.label
+	sep := " "
+	if n := len(h.locs); n > 0 {
+		l := &h.locs[n-1]
+		l.tbls++
+		where, sep, scope = l.where, l.sep, l.scope
+		if l.kind == wkTc {
+			sep = ", "
+		}
+		if sep == "" {
+			sep = ", "
+		}
+		where = where + sep + "table " + strconv.Itoa(l.tbls)
+	}
+	h.locs = append(h.locs, wLoc{kind: wkTbl, where: where, scope: scope})
+	h.push(wkTbl)
+}
+
+func (h *wordHandler) openParagraph() {
+	var where, scope string
+	if n := len(h.locs); n > 0 {
+		l := &h.locs[n-1]
+		l.n++
+		scope = l.scope
+		switch l.kind {
+		case wkContainer:
+			where = l.where + l.sep + "paragraph " + strconv.Itoa(l.n)
+		case wkTc:
+			where = l.where
+			if l.n > 1 {
+				where += ", paragraph " + strconv.Itoa(l.n)
+			}
+		default:
+			where = l.where + ", paragraph " + strconv.Itoa(l.n)
+		}
+	} else {
+		h.containerNo++
+		where = h.label + " paragraph " + strconv.Itoa(h.containerNo)
+		scope = h.label
+	}
+	var b *builder
+	if n := len(h.free); n > 0 {
+		b = h.free[n-1]
+		h.free = h.free[:n-1]
+		b.reset()
+	} else {
+		b = &builder{}
+	}
+	h.paras = append(h.paras, &wPara{slot: len(h.units), where: where, scope: scope, b: b, fmt: -1})
+	h.units = append(h.units, nil)
+	h.push(wkP)
+}
+
+// format returns the format index of the current run of p.
+func (h *wordHandler) format(p *wPara) int32 {
+	if p.fmt < 0 {
+		if !p.inRun {
+			return h.x.formats.intern(h.st.resolve(p.pStyle, "", rprops{}))
+		}
+		p.fmt = h.x.formats.intern(h.st.resolve(p.pStyle, p.rStyle, p.direct))
+	}
+	return p.fmt
+}
+
+// special adds the text of a run content element other than w:t.
+func (h *wordHandler) special(e *formats.Element) {
+	p := h.para()
+	if p == nil {
+		return
+	}
+	var s string
+	switch e.Name.Local {
+	case "tab":
+		s = "\t"
+	case "br", "cr":
+		s = "\n"
+	case "noBreakHyphen":
+		s = "\u2011"
+	case "sym":
+		if v, ok := e.GetAny("char"); ok {
+			if n, err := strconv.ParseUint(v, 16, 32); err == nil && n > 0 && n < 0x110000 {
+				s = string(rune(n))
+			}
+		}
+	}
+	p.b.addString(s, h.format(p))
+}
+
+// Text implements formats.Handler.
+func (h *wordHandler) Text(e *formats.Element, t []byte) {
+	if h.skip > 0 || e.Name.Local != "t" || !isW(e) || !isWNamed(e.Parent, "r") {
+		return
+	}
+	if p := h.para(); p != nil {
+		p.b.add(t, h.format(p))
+	}
+}
+
+// End implements formats.Handler.
+func (h *wordHandler) End(e *formats.Element) {
+	if h.skip > 0 {
+		h.skip--
+		return
+	}
+	n := len(h.kinds)
+	if n == 0 {
+		return
+	}
+	k := h.kinds[n-1]
+	h.kinds = h.kinds[:n-1]
+	switch k {
+	case wkAlt:
+		h.alt = h.alt[:len(h.alt)-1]
+	case wkContainer, wkTbl, wkTr, wkTc:
+		h.locs = h.locs[:len(h.locs)-1]
+	case wkP:
+		p := h.paras[len(h.paras)-1]
+		h.paras = h.paras[:len(h.paras)-1]
+		h.units[p.slot] = p.b.unit(h.key, h.part, p.where, p.scope, h.st.paraStyle(p.pStyle))
+		h.free = append(h.free, p.b)
+	default:
+		if isWNamed(e, "r") {
+			if p := h.para(); p != nil {
+				p.inRun, p.fmt = false, -1
+			}
+		}
+	}
+}

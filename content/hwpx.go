@@ -1,0 +1,409 @@
+package content
+
+import (
+	"context"
+	"net/url"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/editaudit/editaudit/formats"
+	"github.com/editaudit/editaudit/formats/hwpx"
+)
+
+// isHancom: an element of one of Hancom's OWPML namespaces
+// (http://www.hancom.co.kr/hwpml/2011/paragraph, …/section, …/head and
+// their later versions).
+func isHancom(e *formats.Element, local string) bool {
+	return e != nil && e.Name.Local == local && strings.HasPrefix(e.Name.Space, "http://www.hancom.co.kr/hwpml/")
+}
+
+var hwpxSectionName = regexp.MustCompile(`(?i)(^|/)section\d+\.xml$`)
+
+// hwpxManifest reads the rootfile's manifest and spine.
+type hwpxManifest struct {
+	formats.NopHandler
+	items map[string]string // id → href
+	spine []string          // idrefs
+}
+
+func (h *hwpxManifest) Start(e *formats.Element) {
+	if e.Parent == nil {
+		return
+	}
+	switch {
+	case e.Name.Local == "item" && e.Parent.Name.Local == "manifest":
+		id, _ := e.Get("", "id")
+		href, _ := e.Get("", "href")
+		if _, dup := h.items[id]; !dup {
+			h.items[id] = href
+		}
+	case e.Name.Local == "itemref" && e.Parent.Name.Local == "spine":
+		idref, _ := e.Get("", "idref")
+		h.spine = append(h.spine, idref)
+	}
+}
+
+// hwpxResolve finds the part an href of the package document names:
+// relative to the package root (as Hancom writes it) or to the package
+// document (the OPF rule).
+func hwpxResolve(p *formats.Package, hpf, href string) string {
+	h := strings.ReplaceAll(href, `\`, "/")
+	if i := strings.IndexAny(h, "#?"); i >= 0 {
+		h = h[:i]
+	}
+	if u, err := url.PathUnescape(h); err == nil {
+		h = u
+	}
+	if h == "" {
+		return ""
+	}
+	for _, c := range []string{strings.TrimPrefix(path.Clean(h), "/"), path.Join(path.Dir(hpf), h)} {
+		if e := p.Entry(c); e != nil && !e.Dir {
+			return e.Part
+		}
+	}
+	return ""
+}
+
+// hwpxParts returns the section parts in reading order (the spine of
+// content.hpf, else Contents/section*.xml in natural order) and the
+// header part.
+func hwpxParts(ctx context.Context, p *formats.Package) (sections []string, header string) {
+	hpf := hwpx.DefaultRootfile
+	m := &hwpxManifest{items: map[string]string{}}
+	if p.Has(hpf) {
+		scanPart(ctx, p, p.Entry(hpf).Part, m)
+	}
+	for _, id := range m.spine {
+		if part := hwpxResolve(p, hpf, m.items[id]); part != "" && hwpxSectionName.MatchString(part) {
+			sections = append(sections, part)
+		}
+	}
+	if len(sections) == 0 {
+		for _, part := range p.PartsUnder("Contents/") {
+			if hwpxSectionName.MatchString(part) {
+				sections = append(sections, part)
+			}
+		}
+	}
+	if href, ok := m.items["header"]; ok {
+		header = hwpxResolve(p, hpf, href)
+	}
+	if header == "" && p.Has(hwpx.DefaultHeader) {
+		header = p.Entry(hwpx.DefaultHeader).Part
+	}
+	return sections, header
+}
+
+// hwpxHeader is what the sections' references resolve to.
+type hwpxHeader struct {
+	fonts  map[string]string // HANGUL font id → face
+	chars  map[string]Format // charPr id → format
+	styles map[string]string // style id → name
+}
+
+type hwpxHeaderHandler struct {
+	formats.NopHandler
+	hd      *hwpxHeader
+	hangul  bool
+	cur     *Format
+	curID   string
+	fontRef string
+}
+
+func (h *hwpxHeaderHandler) Start(e *formats.Element) {
+	switch {
+	case isHancom(e, "fontface"):
+		l, _ := e.Get("", "lang")
+		h.hangul = strings.EqualFold(l, "HANGUL")
+	case isHancom(e, "font") && h.hangul && isHancom(e.Parent, "fontface"):
+		id, _ := e.Get("", "id")
+		face, _ := e.Get("", "face")
+		h.hd.fonts[id] = face
+	case isHancom(e, "charPr") && isHancom(e.Parent, "charProperties"):
+		h.curID, _ = e.Get("", "id")
+		f := Format{}
+		if v, ok := e.Get("", "height"); ok {
+			f.Size = hundredthPoints(v)
+		}
+		if v, _ := e.Get("", "textColor"); v != "" && !strings.EqualFold(v, "none") {
+			f.Color = strings.ToUpper(strings.TrimPrefix(v, "#"))
+		}
+		if v, _ := e.Get("", "shadeColor"); v != "" && !strings.EqualFold(v, "none") {
+			f.Highlight = "shading " + strings.ToUpper(strings.TrimPrefix(v, "#"))
+		}
+		h.cur, h.fontRef = &f, ""
+	case h.cur != nil && isHancom(e.Parent, "charPr"):
+		switch e.Name.Local {
+		case "fontRef":
+			h.fontRef, _ = e.Get("", "hangul")
+		case "bold":
+			h.cur.Bold = true
+		case "italic":
+			h.cur.Italic = true
+		case "underline":
+			t, _ := e.Get("", "type")
+			h.cur.Underline = t != "" && !strings.EqualFold(t, "NONE")
+		case "strikeout":
+			// Hangul writes shape="NONE" or "3D" on text that is not
+			// struck through (both are common in the healthy corpus files).
+			s, _ := e.Get("", "shape")
+			h.cur.Strike = s != "" && !strings.EqualFold(s, "NONE") && !strings.EqualFold(s, "3D")
+		}
+	case isHancom(e, "style") && isHancom(e.Parent, "styles"):
+		id, _ := e.Get("", "id")
+		name, _ := e.Get("", "name")
+		if name == "" {
+			name, _ = e.Get("", "engName")
+		}
+		h.hd.styles[id] = name
+	}
+}
+
+func (h *hwpxHeaderHandler) End(e *formats.Element) {
+	if isHancom(e, "charPr") && h.cur != nil {
+		h.cur.Font = h.fontRef // resolved to a face once the fonts are known
+		h.hd.chars[h.curID] = *h.cur
+		h.cur = nil
+	}
+}
+
+// extractHwpx reads the paragraphs (table cells, headers, footers, notes
+// and text boxes included) of every section; each section is a story.
+func extractHwpx(ctx context.Context, p *formats.Package) (*extraction, error) {
+	x := newExtraction()
+	sections, header := hwpxParts(ctx, p)
+	hd := &hwpxHeader{fonts: map[string]string{}, chars: map[string]Format{}, styles: map[string]string{}}
+	if header == "" {
+		x.formatsUnknown = "the package has no Contents/header.xml"
+	} else if why := scanPart(ctx, p, header, &hwpxHeaderHandler{hd: hd}); why != "" {
+		x.formatsUnknown = header + " did not parse (" + why + ")"
+	}
+	for id, f := range hd.chars {
+		if face, ok := hd.fonts[f.Font]; ok {
+			f.Font = face
+		} else {
+			f.Font = ""
+		}
+		hd.chars[id] = f
+	}
+	if len(sections) == 0 {
+		x.fail("", "the package", "it has no section part")
+		return x, ctx.Err()
+	}
+	for i, part := range sections {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		key := strings.ToLower(part)
+		h := newHwpxHandler(x, hd, part, key, i+1)
+		if why := scanPart(ctx, p, part, h); why != "" {
+			x.fail(key, part, why)
+			continue
+		}
+		x.stories = append(x.stories, &story{key: key, part: part, units: h.units})
+	}
+	return x, ctx.Err()
+}
+
+// Element kinds of the Hangul handler's stack.
+const (
+	hkOther uint8 = iota
+	hkContainer
+	hkTbl
+	hkTr
+	hkTc
+	hkP
+	hkRun
+)
+
+// hLoc is an open section, sub-list container, table, row or cell.
+type hLoc struct {
+	kind  uint8
+	where string
+	scope string
+	n     int // paragraphs, rows or cells
+	tbls  int
+}
+
+// hPara is an open paragraph.
+type hPara struct {
+	slot  int
+	where string
+	scope string
+	style string
+	b     *builder
+	runs  []int32 // formats of the open runs
+}
+
+// hwpxHandler extracts the paragraphs of one section.
+type hwpxHandler struct {
+	formats.NopHandler
+	x         *extraction
+	hd        *hwpxHeader
+	part, key string
+	label     string
+	units     []*unit
+	kinds     []uint8
+	locs      []hLoc
+	paras     []*hPara
+	counters  map[string]int // headers, footers, notes, text boxes of the section
+}
+
+func newHwpxHandler(x *extraction, hd *hwpxHeader, part, key string, n int) *hwpxHandler {
+	return &hwpxHandler{x: x, hd: hd, part: part, key: key, label: "section " + strconv.Itoa(n), counters: map[string]int{}}
+}
+
+func (h *hwpxHandler) push(k uint8) { h.kinds = append(h.kinds, k) }
+
+// subListLabels names the containers of sub-lists.
+var subListLabels = map[string]string{
+	"header": "header", "footer": "footer", "footNote": "footnote", "endNote": "endnote",
+	"drawText": "text box",
+}
+
+// Start implements formats.Handler.
+func (h *hwpxHandler) Start(e *formats.Element) {
+	if !strings.HasPrefix(e.Name.Space, "http://www.hancom.co.kr/hwpml/") {
+		h.push(hkOther)
+		return
+	}
+	switch e.Name.Local {
+	case "sec":
+		if e.Depth == 1 {
+			h.locs = append(h.locs, hLoc{kind: hkContainer, where: h.label, scope: h.key})
+			h.push(hkContainer)
+			return
+		}
+	case "subList":
+		if e.Parent != nil && !isHancom(e.Parent, "tc") {
+			name := subListLabels[e.Parent.Name.Local]
+			if name == "" {
+				name = "object"
+			}
+			h.counters[name]++
+			where := h.label + ", " + name + " " + strconv.Itoa(h.counters[name])
+			h.locs = append(h.locs, hLoc{kind: hkContainer, where: where, scope: h.key + "/" + name})
+			h.push(hkContainer)
+			return
+		}
+	case "tbl":
+		if n := len(h.locs); n > 0 {
+			l := &h.locs[n-1]
+			l.tbls++
+			h.locs = append(h.locs, hLoc{kind: hkTbl, where: l.where + ", table " + strconv.Itoa(l.tbls), scope: l.scope})
+			h.push(hkTbl)
+			return
+		}
+	case "tr":
+		if n := len(h.locs); n > 0 && h.locs[n-1].kind == hkTbl {
+			t := &h.locs[n-1]
+			t.n++
+			h.locs = append(h.locs, hLoc{kind: hkTr, where: t.where + ", row " + strconv.Itoa(t.n), scope: t.scope})
+			h.push(hkTr)
+			return
+		}
+	case "tc":
+		if n := len(h.locs); n > 0 && h.locs[n-1].kind == hkTr {
+			r := &h.locs[n-1]
+			r.n++
+			h.locs = append(h.locs, hLoc{kind: hkTc, where: r.where + ", cell " + strconv.Itoa(r.n), scope: r.scope + "|cell"})
+			h.push(hkTc)
+			return
+		}
+	case "p":
+		h.openParagraph(e)
+		return
+	case "run":
+		if p := h.para(); p != nil {
+			ref, _ := e.Get("", "charPrIDRef")
+			p.runs = append(p.runs, h.x.formats.intern(h.hd.chars[ref]))
+			h.push(hkRun)
+			return
+		}
+	case "tab", "lineBreak", "nbSpace", "fwSpace", "hyphen":
+		if isHancom(e.Parent, "t") {
+			if p := h.para(); p != nil {
+				s := map[string]string{"tab": "\t", "lineBreak": "\n", "nbSpace": "\u00a0", "fwSpace": "\u3000", "hyphen": "-"}[e.Name.Local]
+				p.b.addString(s, h.runFormat(p))
+			}
+		}
+	}
+	h.push(hkOther)
+}
+
+func (h *hwpxHandler) para() *hPara {
+	if n := len(h.paras); n > 0 {
+		return h.paras[n-1]
+	}
+	return nil
+}
+
+func (h *hwpxHandler) runFormat(p *hPara) int32 {
+	if n := len(p.runs); n > 0 {
+		return p.runs[n-1]
+	}
+	return h.x.formats.intern(Format{})
+}
+
+func (h *hwpxHandler) openParagraph(e *formats.Element) {
+	where, scope := h.label+", paragraph", h.key
+	if n := len(h.locs); n > 0 {
+		l := &h.locs[n-1]
+		l.n++
+		scope = l.scope
+		switch {
+		case l.kind == hkTc:
+			where = l.where
+			if l.n > 1 {
+				where += ", paragraph " + strconv.Itoa(l.n)
+			}
+		default:
+			where = l.where + ", paragraph " + strconv.Itoa(l.n)
+		}
+	}
+	style := ""
+	if ref, ok := e.Get("", "styleIDRef"); ok {
+		style = h.hd.styles[ref]
+		if style == "" {
+			style = ref
+		}
+	}
+	h.paras = append(h.paras, &hPara{slot: len(h.units), where: where, scope: scope, style: style, b: &builder{}})
+	h.units = append(h.units, nil)
+	h.push(hkP)
+}
+
+// Text implements formats.Handler.
+func (h *hwpxHandler) Text(e *formats.Element, t []byte) {
+	if !isHancom(e, "t") {
+		return
+	}
+	if p := h.para(); p != nil {
+		p.b.add(t, h.runFormat(p))
+	}
+}
+
+// End implements formats.Handler.
+func (h *hwpxHandler) End(e *formats.Element) {
+	n := len(h.kinds)
+	if n == 0 {
+		return
+	}
+	k := h.kinds[n-1]
+	h.kinds = h.kinds[:n-1]
+	switch k {
+	case hkContainer, hkTbl, hkTr, hkTc:
+		h.locs = h.locs[:len(h.locs)-1]
+	case hkP:
+		p := h.paras[len(h.paras)-1]
+		h.paras = h.paras[:len(h.paras)-1]
+		h.units[p.slot] = p.b.unit(h.key, h.part, p.where, p.scope, p.style)
+	case hkRun:
+		if p := h.para(); p != nil && len(p.runs) > 0 {
+			p.runs = p.runs[:len(p.runs)-1]
+		}
+	}
+}

@@ -1,0 +1,344 @@
+package content
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/editaudit/editaudit/formats"
+	"github.com/editaudit/editaudit/formats/pptx"
+)
+
+func isP(e *formats.Element) bool {
+	return e.Name.Space == pptx.NSPresentationT || e.Name.Space == pptx.NSPresentationS
+}
+
+func isA(e *formats.Element) bool {
+	return e.Name.Space == pptx.NSDrawingT || e.Name.Space == pptx.NSDrawingS
+}
+
+func isANamed(e *formats.Element, local string) bool {
+	return e != nil && e.Name.Local == local && isA(e)
+}
+
+// slideEntry is one p:sldId of presentation.xml.
+type slideEntry struct{ id, rid string }
+
+type presListHandler struct {
+	formats.NopHandler
+	slides []slideEntry
+}
+
+func (h *presListHandler) Start(e *formats.Element) {
+	if e.Depth == 3 && e.Name.Local == "sldId" && isP(e) && e.Parent.Name.Local == "sldIdLst" {
+		id, _ := e.Get("", "id")
+		rid, ok := e.Get(formats.NSRelsT, "id")
+		if !ok {
+			rid, _ = e.Get(formats.NSRelsS, "id")
+		}
+		h.slides = append(h.slides, slideEntry{strings.TrimSpace(id), rid})
+	}
+}
+
+// extractPptx reads the paragraphs of every slide, in the order of the
+// slide list, and of each slide's notes; the deck is one story. A slide is
+// identified across the two files by its p:sldId id (which PowerPoint and
+// python-pptx keep when slides are added, removed or reordered), else by
+// its part name.
+func extractPptx(ctx context.Context, p *formats.Package) (*extraction, error) {
+	x := newExtraction()
+	if p.MainPart == "" || !p.Has(p.MainPart) {
+		x.fail("", "the package", "it has no presentation part")
+		return x, ctx.Err()
+	}
+	pres := p.Entry(p.MainPart).Part
+	ph := &presListHandler{}
+	if why := scanPart(ctx, p, pres, ph); why != "" {
+		x.fail("", pres, pres+" did not parse: "+why)
+		return x, ctx.Err()
+	}
+	rels := p.RelsOf(ctx, pres)
+	deck := &story{key: "deck", part: pres}
+	n := 0
+	for _, s := range ph.slides {
+		r := rels.ByID(s.rid)
+		if r == nil || r.External || r.Resolved == "" || !p.Has(r.Resolved) {
+			continue // not a slide the deck shows (the validators say why)
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		n++
+		part := p.Entry(r.Resolved).Part
+		key := "slide:" + s.id
+		if s.id == "" {
+			key = "slide:" + strings.ToLower(part)
+		}
+		h := newSlideHandler(x, part, key, n, false)
+		if why := scanPart(ctx, p, part, h); why != "" {
+			x.fail(key, "slide "+strconv.Itoa(n)+" ("+part+")", why)
+			continue
+		}
+		deck.units = append(deck.units, h.units...)
+		for _, nr := range p.RelsOf(ctx, part).ByType("notesSlide") {
+			if nr.External || nr.Resolved == "" || !p.Has(nr.Resolved) {
+				continue
+			}
+			npart := p.Entry(nr.Resolved).Part
+			nkey := "notes:" + key
+			nh := newSlideHandler(x, npart, nkey, n, true)
+			if why := scanPart(ctx, p, npart, nh); why != "" {
+				x.fail(nkey, "the notes of slide "+strconv.Itoa(n)+" ("+npart+")", why)
+				break
+			}
+			deck.units = append(deck.units, nh.units...)
+			break
+		}
+	}
+	x.stories = append(x.stories, deck)
+	return x, ctx.Err()
+}
+
+// pShape is an open shape (p:sp, p:graphicFrame, p:grpSp, p:cxnSp, p:pic).
+type pShape struct {
+	name, id, ph string
+	rows, cells  int // table rows, cells in the current row
+	inTable      bool
+}
+
+// pBody is an open text body (p:txBody, a:txBody of a table cell).
+type pBody struct {
+	where, scope string
+	n            int
+	skip         bool // a notes shape that is not the notes text
+}
+
+// slideHandler extracts the paragraphs of one slide or notes slide.
+type slideHandler struct {
+	formats.NopHandler
+	x         *extraction
+	part, key string
+	slide     int
+	notes     bool
+	units     []*unit
+	alt       []int
+	skip      int
+	shapes    []pShape
+	bodies    []pBody
+	para      *builder
+	paraWhere string
+	paraScope string
+	inPara    bool
+	rp        Format
+	fmt       int32
+	inRun     bool
+}
+
+func newSlideHandler(x *extraction, part, key string, slide int, notes bool) *slideHandler {
+	return &slideHandler{x: x, part: part, key: key, slide: slide, notes: notes, para: &builder{}}
+}
+
+func isShape(e *formats.Element) bool {
+	if !isP(e) {
+		return false
+	}
+	switch e.Name.Local {
+	case "sp", "graphicFrame", "grpSp", "cxnSp", "pic":
+		return true
+	}
+	return false
+}
+
+// Start implements formats.Handler.
+func (h *slideHandler) Start(e *formats.Element) {
+	if h.skip > 0 {
+		h.skip++
+		return
+	}
+	if e.Name.Space == pptx.NSMarkupCompat {
+		switch e.Name.Local {
+		case "AlternateContent":
+			h.alt = append(h.alt, 0)
+		case "Choice":
+			if n := len(h.alt); n > 0 {
+				h.alt[n-1]++
+				if h.alt[n-1] > 1 {
+					h.skip = 1
+				}
+			}
+		case "Fallback":
+			h.skip = 1
+		}
+		return
+	}
+	switch {
+	case isShape(e):
+		h.shapes = append(h.shapes, pShape{})
+	case isP(e) && e.Name.Local == "cNvPr":
+		if n := len(h.shapes); n > 0 {
+			h.shapes[n-1].name, _ = e.Get("", "name")
+			h.shapes[n-1].id, _ = e.Get("", "id")
+		}
+	case isP(e) && e.Name.Local == "ph":
+		if n := len(h.shapes); n > 0 {
+			t, ok := e.Get("", "type")
+			if !ok {
+				t = "obj" // CT_Placeholder's default type
+			}
+			h.shapes[n-1].ph = t
+		}
+	case isANamed(e, "tbl"):
+		if n := len(h.shapes); n > 0 {
+			h.shapes[n-1].inTable, h.shapes[n-1].rows = true, 0
+		}
+	case isANamed(e, "tr"):
+		if n := len(h.shapes); n > 0 {
+			h.shapes[n-1].rows++
+			h.shapes[n-1].cells = 0
+		}
+	case isANamed(e, "tc"):
+		if n := len(h.shapes); n > 0 {
+			h.shapes[n-1].cells++
+		}
+	case e.Name.Local == "txBody" && (isP(e) || isA(e)):
+		h.bodies = append(h.bodies, h.body())
+	case isANamed(e, "p") && len(h.bodies) > 0 && !h.inPara:
+		b := &h.bodies[len(h.bodies)-1]
+		b.n++
+		h.inPara = !b.skip
+		if h.inPara {
+			h.para.reset()
+			h.paraWhere, h.paraScope = b.where, b.scope
+			if b.n > 1 {
+				h.paraWhere += ", paragraph " + strconv.Itoa(b.n)
+			}
+		}
+	case h.inPara && (isANamed(e, "r") || isANamed(e, "fld")):
+		h.inRun, h.rp, h.fmt = true, Format{}, -1
+	case h.inPara && h.inRun && isANamed(e, "rPr"):
+		h.runAttrs(e)
+	case h.inPara && h.inRun && isANamed(e, "latin") && isANamed(e.Parent, "rPr"):
+		h.rp.Font, _ = e.Get("", "typeface")
+	case h.inPara && h.inRun && isANamed(e.Parent, "solidFill") && isANamed(e.Parent.Parent, "rPr"):
+		h.rp.Color = drawingColor(e)
+	case h.inPara && h.inRun && isANamed(e.Parent, "highlight") && isANamed(e.Parent.Parent, "rPr"):
+		h.rp.Highlight = drawingColor(e)
+	case h.inPara && isANamed(e, "br") && isANamed(e.Parent, "p"):
+		h.para.addString("\n", h.x.formats.intern(Format{}))
+	}
+}
+
+// drawingColor names a DrawingML colour element.
+func drawingColor(e *formats.Element) string {
+	v, _ := e.Get("", "val")
+	switch e.Name.Local {
+	case "srgbClr":
+		return strings.ToUpper(v)
+	case "schemeClr":
+		return "scheme:" + v
+	case "prstClr":
+		return v
+	case "sysClr":
+		if l, ok := e.Get("", "lastClr"); ok {
+			return strings.ToUpper(l)
+		}
+		return "system:" + v
+	}
+	return e.Name.Local
+}
+
+// runAttrs reads a:rPr's attributes (CT_TextCharacterProperties).
+func (h *slideHandler) runAttrs(e *formats.Element) {
+	for _, a := range e.Attr {
+		if a.Name.Space != "" {
+			continue
+		}
+		switch a.Name.Local {
+		case "b":
+			h.rp.Bold = a.Value == "1" || a.Value == "true"
+		case "i":
+			h.rp.Italic = a.Value == "1" || a.Value == "true"
+		case "u":
+			h.rp.Underline = a.Value != "none"
+		case "strike":
+			h.rp.Strike = a.Value != "noStrike"
+		case "sz":
+			h.rp.Size = hundredthPoints(a.Value)
+		}
+	}
+}
+
+// hundredthPoints turns a DrawingML sz (hundredths of a point) into "24pt".
+func hundredthPoints(v string) string {
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil {
+		return v
+	}
+	if n%100 == 0 {
+		return strconv.Itoa(n/100) + "pt"
+	}
+	return strconv.FormatFloat(float64(n)/100, 'f', -1, 64) + "pt"
+}
+
+// body opens a text body in the innermost shape.
+func (h *slideHandler) body() pBody {
+	var s pShape
+	if n := len(h.shapes); n > 0 {
+		s = h.shapes[n-1]
+	}
+	slide := "slide " + strconv.Itoa(h.slide)
+	if h.notes {
+		// A notes slide holds the slide image, the notes text (the body
+		// placeholder) and header, footer, number placeholders.
+		return pBody{where: slide + " notes", scope: h.key, skip: s.ph != "body"}
+	}
+	where := slide + ", shape '" + s.name + "'"
+	scope := h.key + "/" + s.id
+	if s.inTable {
+		where += ", row " + strconv.Itoa(s.rows) + ", cell " + strconv.Itoa(s.cells)
+		scope += "|cell"
+	}
+	return pBody{where: where, scope: scope}
+}
+
+func (h *slideHandler) runFormat() int32 {
+	if h.fmt < 0 {
+		h.fmt = h.x.formats.intern(h.rp)
+	}
+	return h.fmt
+}
+
+// Text implements formats.Handler.
+func (h *slideHandler) Text(e *formats.Element, t []byte) {
+	if h.skip > 0 || !h.inPara || !h.inRun || !isANamed(e, "t") {
+		return
+	}
+	h.para.add(t, h.runFormat())
+}
+
+// End implements formats.Handler.
+func (h *slideHandler) End(e *formats.Element) {
+	if h.skip > 0 {
+		h.skip--
+		return
+	}
+	switch {
+	case e.Name.Space == pptx.NSMarkupCompat && e.Name.Local == "AlternateContent":
+		if n := len(h.alt); n > 0 {
+			h.alt = h.alt[:n-1]
+		}
+	case isShape(e):
+		if n := len(h.shapes); n > 0 {
+			h.shapes = h.shapes[:n-1]
+		}
+	case e.Name.Local == "txBody" && (isP(e) || isA(e)):
+		if n := len(h.bodies); n > 0 {
+			h.bodies = h.bodies[:n-1]
+		}
+	case isANamed(e, "p") && h.inPara && len(h.bodies) > 0:
+		h.inPara = false
+		h.units = append(h.units, h.para.unit(h.key, h.part, h.paraWhere, h.paraScope, ""))
+	case isANamed(e, "r") || isANamed(e, "fld"):
+		h.inRun = false
+	}
+}

@@ -1,0 +1,1034 @@
+package content
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/editaudit/editaudit/formats"
+	"github.com/editaudit/editaudit/formats/xlsx"
+)
+
+func isSML(e *formats.Element, local string) bool {
+	return e != nil && e.Name.Local == local && (e.Name.Space == xlsx.NSMain || e.Name.Space == xlsx.NSMainS)
+}
+
+// xSheet is one sheet of workbook.xml.
+type xSheet struct {
+	name, id, rid string
+	part          string
+	worksheet     bool
+}
+
+// xBook is what the diff needs of one workbook.
+type xBook struct {
+	p        *formats.Package
+	part     string
+	sheets   []*xSheet
+	sstPart  string
+	sst      []uint64 // hash of each shared string's normalised text
+	formats  *formatTable
+	xfs      []int32 // cellXfs index → format
+	defFmt   int32   // the format of a cell without a style
+	noFormat string  // why the formats are unknown ("" when known)
+}
+
+type xWorkbookHandler struct {
+	formats.NopHandler
+	sheets []*xSheet
+}
+
+func (h *xWorkbookHandler) Start(e *formats.Element) {
+	if e.Depth == 3 && isSML(e, "sheet") && isSML(e.Parent, "sheets") {
+		s := &xSheet{}
+		s.name, _ = e.Get("", "name")
+		s.id, _ = e.Get("", "sheetId")
+		var ok bool
+		if s.rid, ok = e.Get(formats.NSRelsT, "id"); !ok {
+			s.rid, _ = e.Get(formats.NSRelsS, "id")
+		}
+		h.sheets = append(h.sheets, s)
+	}
+}
+
+// readBook reads the sheet list, the shared strings' hashes and the cell
+// formats of a workbook. why is "" when the workbook and its shared
+// strings were read; else nothing of it can be compared.
+func readBook(ctx context.Context, p *formats.Package) (b *xBook, why string) {
+	b = &xBook{p: p, formats: newFormatTable()}
+	if p.MainPart == "" || !p.Has(p.MainPart) {
+		return b, "it has no workbook part"
+	}
+	b.part = p.Entry(p.MainPart).Part
+	wh := &xWorkbookHandler{}
+	if why := scanPart(ctx, p, b.part, wh); why != "" {
+		return b, b.part + " did not parse: " + why
+	}
+	rels := p.RelsOf(ctx, b.part)
+	for _, s := range wh.sheets {
+		r := rels.ByID(s.rid)
+		if r == nil || r.External || r.Resolved == "" || !p.Has(r.Resolved) {
+			continue
+		}
+		s.part = p.Entry(r.Resolved).Part
+		s.worksheet = strings.HasSuffix(r.Type, "/worksheet")
+		b.sheets = append(b.sheets, s)
+	}
+	if r := rels.ByType("sharedStrings"); len(r) > 0 && !r[0].External && p.Has(r[0].Resolved) {
+		b.sstPart = p.Entry(r[0].Resolved).Part
+		h := &sstHandler{}
+		if why := scanPart(ctx, p, b.sstPart, h); why != "" {
+			return b, b.sstPart + " did not parse: " + why
+		}
+		b.sst = h.hashes
+	}
+	b.defFmt = b.formats.intern(Format{})
+	if r := rels.ByType("styles"); len(r) > 0 && !r[0].External && p.Has(r[0].Resolved) {
+		part := p.Entry(r[0].Resolved).Part
+		h := &xStylesHandler{numFmts: map[int]string{}}
+		if why := scanPart(ctx, p, part, h); why != "" {
+			b.noFormat = part + " did not parse (" + why + ")"
+		} else {
+			b.xfs = make([]int32, len(h.xfs))
+			for i, xf := range h.xfs {
+				var f Format
+				if xf.font >= 0 && xf.font < len(h.fonts) {
+					f = h.fonts[xf.font]
+				}
+				if xf.fill >= 0 && xf.fill < len(h.fills) {
+					f.Highlight = h.fills[xf.fill]
+				}
+				f.Style = numFmtCode(xf.numFmt, h.numFmts)
+				b.xfs[i] = b.formats.intern(f)
+			}
+			if len(b.xfs) > 0 {
+				b.defFmt = b.xfs[0]
+			}
+		}
+	}
+	return b, ""
+}
+
+// cellFormat is the format of style index s.
+func (b *xBook) cellFormat(s int) int32 {
+	if s >= 0 && s < len(b.xfs) {
+		return b.xfs[s]
+	}
+	return b.defFmt
+}
+
+// sstHandler hashes (or, with want, collects) the shared strings.
+type sstHandler struct {
+	formats.NopHandler
+	hashes []uint64
+	want   map[int]bool
+	texts  map[int]string
+	n      int
+	text   []byte
+	rPh    int
+}
+
+func (h *sstHandler) Start(e *formats.Element) {
+	switch {
+	case e.Depth == 2 && isSML(e, "si"):
+		h.text = h.text[:0]
+	case isSML(e, "rPh"):
+		h.rPh++
+	}
+}
+
+func (h *sstHandler) Text(e *formats.Element, t []byte) {
+	if h.rPh == 0 && isSML(e, "t") && e.Depth >= 3 {
+		h.text = append(h.text, t...)
+	}
+}
+
+func (h *sstHandler) End(e *formats.Element) {
+	switch {
+	case isSML(e, "rPh"):
+		h.rPh--
+	case e.Depth == 2 && isSML(e, "si"):
+		if h.want != nil {
+			if h.want[h.n] {
+				h.texts[h.n] = unescapeX(string(h.text))
+			}
+		} else {
+			h.hashes = append(h.hashes, hashNorm(unescapeX(string(h.text))))
+		}
+		h.n++
+	}
+}
+
+// unescapeX decodes SpreadsheetML's _xHHHH_ escapes (§22.9.2.19).
+func unescapeX(s string) string {
+	if !strings.Contains(s, "_x") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '_' && i+6 < len(s) && s[i+1] == 'x' && s[i+6] == '_' {
+			if n, err := strconv.ParseUint(s[i+2:i+6], 16, 32); err == nil {
+				b.WriteRune(rune(n))
+				i += 6
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// xStylesHandler reads the fonts, fills, number formats and cellXfs of
+// styles.xml (§18.8).
+type xStylesHandler struct {
+	formats.NopHandler
+	fonts   []Format
+	fills   []string
+	numFmts map[int]string
+	xfs     []xXf
+	font    *Format
+	fill    *string
+	pattern string
+}
+
+type xXf struct{ font, fill, numFmt int }
+
+func (h *xStylesHandler) Start(e *formats.Element) {
+	if !(e.Name.Space == xlsx.NSMain || e.Name.Space == xlsx.NSMainS) {
+		return
+	}
+	switch {
+	case e.Name.Local == "numFmt" && isSML(e.Parent, "numFmts"):
+		id, _ := e.Get("", "numFmtId")
+		code, _ := e.Get("", "formatCode")
+		if n, err := strconv.Atoi(id); err == nil {
+			h.numFmts[n] = code
+		}
+	case e.Name.Local == "font" && isSML(e.Parent, "fonts"):
+		h.fonts = append(h.fonts, Format{})
+		h.font = &h.fonts[len(h.fonts)-1]
+	case h.font != nil && isSML(e.Parent, "font"):
+		v, hasVal := e.Get("", "val")
+		on := !hasVal || (v != "0" && v != "false")
+		switch e.Name.Local {
+		case "b":
+			h.font.Bold = on
+		case "i":
+			h.font.Italic = on
+		case "u":
+			h.font.Underline = !hasVal || v != "none"
+		case "strike":
+			h.font.Strike = on
+		case "sz":
+			h.font.Size = v + "pt"
+		case "name":
+			h.font.Font = v
+		case "color":
+			h.font.Color = smlColor(e)
+		}
+	case e.Name.Local == "fill" && isSML(e.Parent, "fills"):
+		h.fills = append(h.fills, "")
+		h.fill = &h.fills[len(h.fills)-1]
+	case h.fill != nil && e.Name.Local == "patternFill":
+		h.pattern, _ = e.Get("", "patternType")
+	case h.fill != nil && e.Name.Local == "fgColor" && isSML(e.Parent, "patternFill"):
+		if h.pattern != "" && h.pattern != "none" {
+			*h.fill = "fill " + smlColor(e)
+			if h.pattern != "solid" {
+				*h.fill += " " + h.pattern
+			}
+		}
+	case e.Name.Local == "xf" && isSML(e.Parent, "cellXfs"):
+		atoi := func(name string) int {
+			v, _ := e.Get("", name)
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				return 0
+			}
+			return n
+		}
+		h.xfs = append(h.xfs, xXf{font: atoi("fontId"), fill: atoi("fillId"), numFmt: atoi("numFmtId")})
+	}
+}
+
+func (h *xStylesHandler) End(e *formats.Element) {
+	switch {
+	case isSML(e, "font") && isSML(e.Parent, "fonts"):
+		h.font = nil
+	case isSML(e, "fill") && isSML(e.Parent, "fills"):
+		h.fill, h.pattern = nil, ""
+	}
+}
+
+// smlColor names a CT_Color (§18.8.9).
+func smlColor(e *formats.Element) string {
+	if v, ok := e.Get("", "rgb"); ok {
+		v = strings.ToUpper(v)
+		if len(v) == 8 {
+			v = v[2:] // ARGB: the alpha byte is ignored by Excel
+		}
+		return v
+	}
+	if v, ok := e.Get("", "theme"); ok {
+		return "theme:" + v
+	}
+	if v, ok := e.Get("", "indexed"); ok {
+		return "indexed:" + v
+	}
+	return ""
+}
+
+// builtinNumFmts are the number formats Excel knows by id (§18.8.30).
+var builtinNumFmts = map[int]string{
+	1: "0", 2: "0.00", 3: "#,##0", 4: "#,##0.00", 9: "0%", 10: "0.00%", 11: "0.00E+00",
+	12: "# ?/?", 13: "# ??/??", 14: "mm-dd-yy", 15: "d-mmm-yy", 16: "d-mmm", 17: "mmm-yy",
+	18: "h:mm AM/PM", 19: "h:mm:ss AM/PM", 20: "h:mm", 21: "h:mm:ss", 22: "m/d/yy h:mm",
+	37: "#,##0 ;(#,##0)", 38: "#,##0 ;[Red](#,##0)", 39: "#,##0.00;(#,##0.00)",
+	40: "#,##0.00;[Red](#,##0.00)", 45: "mm:ss", 46: "[h]:mm:ss", 47: "mmss.0", 48: "##0.0E+0", 49: "@",
+}
+
+func numFmtCode(id int, custom map[int]string) string {
+	if c, ok := custom[id]; ok {
+		if strings.EqualFold(c, "General") {
+			return ""
+		}
+		return "number format " + c
+	}
+	if id == 0 {
+		return ""
+	}
+	if c, ok := builtinNumFmts[id]; ok {
+		return "number format " + c
+	}
+	return "number format " + strconv.Itoa(id)
+}
+
+// cellInfo is one <c> as read.
+type cellInfo struct {
+	row, col int
+	t        string
+	s        int
+	v        []byte
+	f        []byte
+	hasV     bool
+	hasF     bool
+	fShared  bool
+	fMaster  bool // a shared formula's master (has text and ref)
+	si       string
+	is       []byte
+	hasIs    bool
+}
+
+// sheetScanner streams the cells of a worksheet to a callback.
+type sheetScanner struct {
+	formats.NopHandler
+	fn      func(*cellInfo)
+	c       cellInfo
+	on      bool
+	row     int
+	prevCol int
+	inV     bool
+	inF     bool
+	inIs    int
+	rPh     int
+}
+
+func (h *sheetScanner) Start(e *formats.Element) {
+	switch {
+	case e.Depth == 3 && isSML(e, "row") && isSML(e.Parent, "sheetData"):
+		if r, ok := e.Get("", "r"); ok {
+			if n, err := strconv.Atoi(r); err == nil {
+				h.row = n
+			} else {
+				h.row++
+			}
+		} else {
+			h.row++
+		}
+		h.prevCol = 0
+	case e.Depth == 4 && isSML(e, "c"):
+		c := &h.c
+		*c = cellInfo{v: c.v[:0], f: c.f[:0], is: c.is[:0]}
+		h.on = true
+		c.row, c.col = h.row, h.prevCol+1
+		if r, ok := e.Get("", "r"); ok {
+			if row, col, ok := parseA1(r); ok {
+				c.row, c.col = row, col
+			}
+		}
+		h.prevCol = c.col
+		c.t, _ = e.Get("", "t")
+		if s, ok := e.Get("", "s"); ok {
+			c.s, _ = strconv.Atoi(s)
+		}
+	case h.on && e.Depth == 5 && isSML(e, "v"):
+		h.inV, h.c.hasV = true, true
+	case h.on && e.Depth == 5 && isSML(e, "f"):
+		h.inF, h.c.hasF = true, true
+		if t, _ := e.Get("", "t"); t == "shared" {
+			h.c.fShared = true
+			h.c.si, _ = e.Get("", "si")
+			_, h.c.fMaster = e.Get("", "ref")
+		}
+	case h.on && isSML(e, "is"):
+		h.inIs++
+		h.c.hasIs = true
+	case h.on && isSML(e, "rPh"):
+		h.rPh++
+	}
+}
+
+func (h *sheetScanner) Text(e *formats.Element, t []byte) {
+	switch {
+	case h.inV:
+		h.c.v = append(h.c.v, t...)
+	case h.inF:
+		h.c.f = append(h.c.f, t...)
+	case h.inIs > 0 && h.rPh == 0 && isSML(e, "t"):
+		h.c.is = append(h.c.is, t...)
+	}
+}
+
+func (h *sheetScanner) End(e *formats.Element) {
+	switch {
+	case h.on && e.Depth == 4 && isSML(e, "c"):
+		h.on = false
+		if h.c.fShared && len(h.c.f) > 0 {
+			h.c.fMaster = true
+		}
+		h.fn(&h.c)
+	case h.inV && isSML(e, "v"):
+		h.inV = false
+	case h.inF && isSML(e, "f"):
+		h.inF = false
+	case isSML(e, "is"):
+		h.inIs--
+	case isSML(e, "rPh"):
+		h.rPh--
+	}
+}
+
+// Content classes of a cell value.
+const (
+	classEmpty   = 0
+	classNumber  = 'n'
+	classText    = 's'
+	classBool    = 'b'
+	classError   = 'e'
+	classDate    = 'd'
+	classFormula = 'f'
+)
+
+var classNames = map[byte]string{classNumber: "number", classText: "text", classBool: "boolean",
+	classError: "error", classDate: "date", classFormula: "formula", classEmpty: "empty"}
+
+// valueClass is the class of a cell's value (formula or not).
+func valueClass(c *cellInfo) byte {
+	switch c.t {
+	case "s", "inlineStr", "str":
+		if c.t == "inlineStr" && !c.hasIs && !c.hasV {
+			return classEmpty
+		}
+		if c.t != "inlineStr" && !c.hasV {
+			return classEmpty
+		}
+		return classText
+	case "b":
+		return classBool
+	case "e":
+		return classError
+	case "d":
+		return classDate
+	}
+	if !c.hasV || len(strings.TrimSpace(string(c.v))) == 0 {
+		return classEmpty
+	}
+	return classNumber
+}
+
+// normNumber writes a number the same way whatever its spelling (1, 1.0,
+// 1E0).
+func normNumber(v string) string {
+	v = strings.TrimSpace(v)
+	if f, err := strconv.ParseFloat(v, 64); err == nil {
+		return strconv.FormatFloat(f, 'g', -1, 64)
+	}
+	return v
+}
+
+// sharedMaster is a shared formula's master cell.
+type sharedMaster struct {
+	canon    uint64
+	text     string
+	row, col int
+}
+
+// cellHasher computes a cell's content hash: its class and value, or its
+// formula in canonical form (the cached value of a formula is not
+// content: libraries drop it, Excel recomputes it).
+type cellHasher struct {
+	b       *xBook
+	masters map[string]sharedMaster
+}
+
+func (ch *cellHasher) content(c *cellInfo) uint64 {
+	if c.hasF {
+		if c.fShared {
+			if c.fMaster {
+				f := string(c.f)
+				canon := hashString("f" + canonicalFormula(f, c.row, c.col))
+				ch.masters[c.si] = sharedMaster{canon: canon, text: f, row: c.row, col: c.col}
+				return canon
+			}
+			if m, ok := ch.masters[c.si]; ok {
+				// Children of a shared formula share the master's
+				// canonical form.
+				return m.canon
+			}
+			return hashString("f:shared:" + c.si)
+		}
+		if len(c.f) > 0 {
+			return hashString("f" + canonicalFormula(string(c.f), c.row, c.col))
+		}
+	}
+	switch valueClass(c) {
+	case classEmpty:
+		return 0
+	case classText:
+		switch c.t {
+		case "s":
+			idx, err := strconv.Atoi(strings.TrimSpace(string(c.v)))
+			if err == nil && idx >= 0 && idx < len(ch.b.sst) {
+				return ch.b.sst[idx] ^ 's'
+			}
+			return hashString("s:#" + string(c.v))
+		case "inlineStr":
+			return hashNorm(unescapeX(string(c.is))) ^ 's'
+		}
+		return hashNorm(string(c.v)) ^ 's'
+	case classNumber:
+		return hashString("n" + normNumber(string(c.v)))
+	default:
+		return hashString(string(valueClass(c)) + strings.TrimSpace(string(c.v)))
+	}
+}
+
+// cellRec is one cell of the original sheet: 24 bytes.
+type cellRec struct {
+	key     uint64 // row << 16 | col
+	content uint64
+	fmt     int32
+	seen    bool
+}
+
+func cellKey(row, col int) uint64 { return uint64(row)<<16 | uint64(col) }
+
+func keyRowCol(k uint64) (int, int) { return int(k >> 16), int(k & 0xffff) }
+
+// cellChange is one changed address.
+type cellChange struct {
+	key            uint64
+	content, style bool
+	fa, fb         int32
+}
+
+// diffWorkbooks compares two workbooks sheet by sheet.
+func diffWorkbooks(ctx context.Context, pa, pb *formats.Package, c *collector) ([]string, error) {
+	ba, whyA := readBook(ctx, pa)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	bb, whyB := readBook(ctx, pb)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var notes []string
+	if whyA != "" {
+		notes = append(notes, "the original could not be read ("+whyA+"); no content was compared")
+	}
+	if whyB != "" {
+		notes = append(notes, "the edited file could not be read ("+whyB+"); no content was compared")
+	}
+	if len(notes) > 0 {
+		return notes, nil
+	}
+	if ba.noFormat != "" || bb.noFormat != "" {
+		c.noFormats = true
+		if ba.noFormat != "" {
+			notes = append(notes, "formatting was not compared: in the original, "+ba.noFormat)
+		}
+		if bb.noFormat != "" {
+			notes = append(notes, "formatting was not compared: in the edited file, "+bb.noFormat)
+		}
+	}
+	// Match sheets by name (Excel compares names case-insensitively), then
+	// the rest by sheetId (a rename keeps it).
+	matchA := make([]int, len(ba.sheets))
+	matchB := make([]int, len(bb.sheets))
+	for i := range matchA {
+		matchA[i] = -1
+	}
+	for j := range matchB {
+		matchB[j] = -1
+	}
+	byName := map[string]int{}
+	for i, s := range ba.sheets {
+		if _, dup := byName[strings.ToLower(s.name)]; !dup {
+			byName[strings.ToLower(s.name)] = i
+		}
+	}
+	for j, s := range bb.sheets {
+		if i, ok := byName[strings.ToLower(s.name)]; ok && matchA[i] < 0 {
+			matchA[i], matchB[j] = j, i
+		}
+	}
+	for j, s := range bb.sheets {
+		if matchB[j] >= 0 || s.id == "" {
+			continue
+		}
+		for i, t := range ba.sheets {
+			if matchA[i] < 0 && t.id == s.id {
+				matchA[i], matchB[j] = j, i
+				break
+			}
+		}
+	}
+	// Sheets that changed place: not in the longest run of matched sheets
+	// kept in order.
+	var orderA, orderB []uint64
+	for j := range bb.sheets {
+		if matchB[j] >= 0 {
+			orderB = append(orderB, uint64(matchB[j]))
+		}
+	}
+	for i := range ba.sheets {
+		if matchA[i] >= 0 {
+			orderA = append(orderA, uint64(i))
+		}
+	}
+	inOrder := map[int]bool{}
+	for _, m := range commonSubsequence(orderA, orderB) {
+		inOrder[int(orderA[m.i])] = true
+	}
+	d := &bookDiff{c: c, ba: ba, bb: bb}
+	doneA := make([]bool, len(ba.sheets))
+	removed := func(upto int) error {
+		for i := 0; i < upto; i++ {
+			if doneA[i] || matchA[i] >= 0 {
+				continue
+			}
+			doneA[i] = true
+			if err := d.removedSheet(ctx, ba.sheets[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for j, sb := range bb.sheets {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		i := matchB[j]
+		if i < 0 {
+			if err := d.addedSheet(ctx, sb); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if err := removed(i); err != nil {
+			return nil, err
+		}
+		doneA[i] = true
+		sa := ba.sheets[i]
+		if sa.name != sb.name {
+			c.sum.SheetsRenamed++
+			c.add(Change{Kind: KindText, Part: ba.part, Where: "sheet '" + sa.name + "'", Before: sa.name, After: sb.name,
+				Detail: "sheet renamed"})
+		}
+		if !inOrder[i] {
+			c.add(Change{Kind: KindMoved, Part: bb.part, Where: fmt.Sprintf("sheet '%s' (position %d)", sb.name, j+1),
+				From: fmt.Sprintf("position %d", i+1), Before: sa.name, After: sb.name,
+				Detail: fmt.Sprintf("sheet moved from position %d to %d", i+1, j+1)})
+		}
+		if !sa.worksheet || !sb.worksheet {
+			continue
+		}
+		note, err := d.sheetPair(ctx, sa, sb)
+		if err != nil {
+			return nil, err
+		}
+		if note != "" {
+			notes = append(notes, note)
+		}
+	}
+	if err := removed(len(ba.sheets)); err != nil {
+		return nil, err
+	}
+	return notes, nil
+}
+
+type bookDiff struct {
+	c      *collector
+	ba, bb *xBook
+}
+
+// countCells counts the non-empty or formatted cells of a sheet.
+func countCells(ctx context.Context, b *xBook, s *xSheet) (int, string) {
+	if !s.worksheet {
+		return 0, ""
+	}
+	ch := &cellHasher{b: b, masters: map[string]sharedMaster{}}
+	n := 0
+	why := scanPart(ctx, b.p, s.part, &sheetScanner{fn: func(c *cellInfo) {
+		if ch.content(c) != 0 || b.cellFormat(c.s) != b.defFmt {
+			n++
+		}
+	}})
+	return n, why
+}
+
+func (d *bookDiff) addedSheet(ctx context.Context, s *xSheet) error {
+	n, why := countCells(ctx, d.bb, s)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	c := d.c
+	c.sum.SheetsAdded++
+	detail := fmt.Sprintf("sheet added with %s", plural(n, "cell", "cells"))
+	if why != "" {
+		detail = "sheet added (its cells could not be read: " + why + ")"
+	} else {
+		c.sum.UnitsAfter += n
+		c.sum.Inserted += n
+	}
+	c.add(Change{Kind: KindInserted, Part: s.part, Where: "sheet '" + s.name + "'", After: s.name, Detail: detail})
+	return nil
+}
+
+func (d *bookDiff) removedSheet(ctx context.Context, s *xSheet) error {
+	n, why := countCells(ctx, d.ba, s)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	c := d.c
+	c.sum.SheetsRemoved++
+	detail := fmt.Sprintf("sheet removed with %s", plural(n, "cell", "cells"))
+	if why != "" {
+		detail = "sheet removed (its cells could not be read: " + why + ")"
+	} else {
+		c.sum.UnitsBefore += n
+		c.sum.Deleted += n
+		c.sum.Changed += n
+	}
+	c.add(Change{Kind: KindDeleted, Part: s.part, Where: "sheet '" + s.name + "'", Before: s.name, Detail: detail})
+	return nil
+}
+
+// sheetPair compares two worksheets cell by cell by address: the
+// original's cells are kept as 24-byte records, the edited sheet is
+// streamed against them.
+func (d *bookDiff) sheetPair(ctx context.Context, sa, sb *xSheet) (string, error) {
+	c := d.c
+	cha := &cellHasher{b: d.ba, masters: map[string]sharedMaster{}}
+	var recs []cellRec
+	whyA := scanPart(ctx, d.ba.p, sa.part, &sheetScanner{fn: func(ci *cellInfo) {
+		h, f := cha.content(ci), d.ba.cellFormat(ci.s)
+		if h != 0 || d.ba.formats.list[f] != d.ba.formats.list[d.ba.defFmt] {
+			recs = append(recs, cellRec{key: cellKey(ci.row, ci.col), content: h, fmt: f})
+		}
+	}})
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	if whyA != "" {
+		return fmt.Sprintf("sheet '%s' (%s) did not parse in the original (%s); its cells were not compared", sa.name, sa.part, whyA), nil
+	}
+	sort.Slice(recs, func(i, j int) bool { return recs[i].key < recs[j].key })
+	fa, fb := d.ba.formats, d.bb.formats
+	defB := fb.list[d.bb.defFmt]
+	defA := fa.list[d.ba.defFmt]
+	chb := &cellHasher{b: d.bb, masters: map[string]sharedMaster{}}
+	var changes []cellChange
+	unitsB := 0
+	whyB := scanPart(ctx, d.bb.p, sb.part, &sheetScanner{fn: func(ci *cellInfo) {
+		h, f := chb.content(ci), d.bb.cellFormat(ci.s)
+		styled := fb.list[f] != defB
+		if h != 0 || styled {
+			unitsB++
+		}
+		k := cellKey(ci.row, ci.col)
+		i, found := slices.BinarySearchFunc(recs, k, func(r cellRec, k uint64) int {
+			switch {
+			case r.key < k:
+				return -1
+			case r.key > k:
+				return 1
+			}
+			return 0
+		})
+		var ch cellChange
+		if found && !recs[i].seen {
+			r := &recs[i]
+			r.seen = true
+			ch = cellChange{key: k, content: r.content != h, style: !c.noFormats && fa.list[r.fmt] != fb.list[f], fa: r.fmt, fb: f}
+		} else {
+			ch = cellChange{key: k, content: h != 0, style: !c.noFormats && styled, fa: d.ba.defFmt, fb: f}
+		}
+		if ch.content || ch.style {
+			changes = append(changes, ch)
+		} else if found {
+			c.sum.Unchanged++
+		}
+	}})
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	if whyB != "" {
+		return fmt.Sprintf("sheet '%s' (%s) did not parse in the edited file (%s); its cells were not compared", sb.name, sb.part, whyB), nil
+	}
+	for i := range recs {
+		r := &recs[i]
+		if r.seen {
+			continue
+		}
+		ch := cellChange{key: r.key, content: r.content != 0, style: !c.noFormats && fa.list[r.fmt] != defA, fa: r.fmt, fb: d.bb.defFmt}
+		if ch.content || ch.style {
+			changes = append(changes, ch)
+		}
+	}
+	c.sum.UnitsBefore += len(recs)
+	recs = nil
+	sort.Slice(changes, func(i, j int) bool { return changes[i].key < changes[j].key })
+	return d.report(ctx, sa, sb, changes, unitsB)
+}
+
+// report counts a sheet's changed cells and lists the first ones the cap
+// allows, reading their before and after content in a second pass.
+func (d *bookDiff) report(ctx context.Context, sa, sb *xSheet, changes []cellChange, unitsB int) (string, error) {
+	c := d.c
+	c.sum.UnitsAfter += unitsB
+	nContent, nStyle := 0, 0
+	for _, ch := range changes {
+		if ch.content {
+			nContent++
+		}
+		if ch.style {
+			nStyle++
+		}
+	}
+	c.sum.Cells += nContent
+	c.sum.Format += nStyle
+	c.sum.Changed += len(changes)
+	// Entries the cap leaves room for.
+	room := c.max - len(c.changes)
+	var listed []cellChange
+	entries := 0
+	for _, ch := range changes {
+		n := 0
+		if ch.content {
+			n++
+		}
+		if ch.style {
+			n++
+		}
+		if entries+n > room {
+			break
+		}
+		entries += n
+		listed = append(listed, ch)
+	}
+	var rawA, rawB map[uint64]*cellRaw
+	if len(listed) > 0 {
+		want := map[uint64]bool{}
+		for _, ch := range listed {
+			if ch.content {
+				want[ch.key] = true
+			}
+		}
+		var err error
+		if rawA, err = d.ba.raw(ctx, sa, want); err != nil {
+			return "", err
+		}
+		if rawB, err = d.bb.raw(ctx, sb, want); err != nil {
+			return "", err
+		}
+	}
+	for _, ch := range listed {
+		row, col := keyRowCol(ch.key)
+		where := sheetRef(sb.name) + "!" + a1(row, col)
+		if ch.content {
+			ra, rb := rawA[ch.key], rawB[ch.key]
+			before, after := ra.display(), rb.display()
+			c.add(Change{Kind: KindCell, Part: sb.part, Where: where, Before: before, After: after, Detail: cellDetail(ra, rb)})
+		}
+		if ch.style {
+			fd := newFmtDiff()
+			fd.record(0, d.ba.formats.list[ch.fa], d.bb.formats.list[ch.fb])
+			before, after, detail := fd.describe("cell", "cells")
+			lost := fd.lost()
+			if lost {
+				c.sum.FormattingLost++
+			}
+			var text string
+			if rb := rawB[ch.key]; rb != nil {
+				text = rb.display()
+			}
+			c.add(Change{Kind: KindFormat, Part: sb.part, Where: where, Before: before, After: after, Detail: detail, Text: text, Lost: lost})
+		}
+	}
+	// The rest are counted; formatting lost among them too.
+	for _, ch := range changes[len(listed):] {
+		if ch.content {
+			c.truncated++
+		}
+		if ch.style {
+			c.truncated++
+			fd := newFmtDiff()
+			fd.record(0, d.ba.formats.list[ch.fa], d.bb.formats.list[ch.fb])
+			if fd.lost() {
+				c.sum.FormattingLost++
+			}
+		}
+	}
+	return "", nil
+}
+
+// sheetRef writes a sheet name as formulas do: quoted when it is not a
+// plain name.
+func sheetRef(name string) string {
+	plain := name != ""
+	for i, r := range name {
+		if !(r == '_' || r == '.' || (r >= 'A' && r <= 'Z') || (r >= 'a' && r <= 'z') || r > 0x7f || (i > 0 && r >= '0' && r <= '9')) {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		if _, _, isRef := parseCellRef(name); isRef {
+			plain = false
+		}
+	}
+	if plain {
+		return name
+	}
+	return "'" + strings.ReplaceAll(name, "'", "''") + "'"
+}
+
+// cellRaw is a cell's content for display.
+type cellRaw struct {
+	class   byte
+	formula string
+	value   string
+}
+
+func (r *cellRaw) display() string {
+	if r == nil {
+		return ""
+	}
+	if r.formula != "" {
+		return "=" + clipMiddle(r.formula, textRunes)
+	}
+	switch r.class {
+	case classBool:
+		if r.value == "1" || strings.EqualFold(r.value, "true") {
+			return "TRUE"
+		}
+		return "FALSE"
+	}
+	return clipMiddle(r.value, textRunes)
+}
+
+func (r *cellRaw) cls() byte {
+	if r == nil {
+		return classEmpty
+	}
+	if r.formula != "" {
+		return classFormula
+	}
+	return r.class
+}
+
+// cellDetail says what changed in a cell.
+func cellDetail(a, b *cellRaw) string {
+	ca, cb := a.cls(), b.cls()
+	switch {
+	case ca == classEmpty:
+		if cb == classFormula {
+			return "formula added"
+		}
+		return "value added"
+	case cb == classEmpty:
+		return "cleared"
+	case ca == classFormula && cb == classFormula:
+		return "formula changed"
+	case ca == classFormula:
+		return "formula replaced by a value"
+	case cb == classFormula:
+		return "value replaced by a formula"
+	case ca != cb:
+		return "type " + classNames[ca] + " → " + classNames[cb]
+	}
+	return "value changed"
+}
+
+// raw re-reads the cells of want from a sheet (and their shared strings).
+func (b *xBook) raw(ctx context.Context, s *xSheet, want map[uint64]bool) (map[uint64]*cellRaw, error) {
+	out := map[uint64]*cellRaw{}
+	masters := map[string]sharedMaster{}
+	sstWant := map[int]bool{}
+	sstOf := map[uint64]int{}
+	scanPart(ctx, b.p, s.part, &sheetScanner{fn: func(c *cellInfo) {
+		if c.fShared && c.fMaster {
+			masters[c.si] = sharedMaster{text: string(c.f), row: c.row, col: c.col}
+		}
+		k := cellKey(c.row, c.col)
+		if !want[k] {
+			return
+		}
+		r := &cellRaw{class: valueClass(c)}
+		switch {
+		case c.hasF && c.fShared && !c.fMaster:
+			if m, ok := masters[c.si]; ok {
+				r.formula = translateFormula(m.text, c.row-m.row, c.col-m.col)
+			} else {
+				r.formula = "(shared formula " + c.si + ")"
+			}
+		case c.hasF && len(c.f) > 0:
+			r.formula = string(c.f)
+		}
+		switch {
+		case r.class == classEmpty:
+		case c.t == "s":
+			if idx, err := strconv.Atoi(strings.TrimSpace(string(c.v))); err == nil {
+				sstWant[idx] = true
+				sstOf[k] = idx
+			}
+		case c.t == "inlineStr":
+			r.value = unescapeX(string(c.is))
+		case r.class == classNumber:
+			r.value = normNumber(string(c.v))
+		default:
+			r.value = unescapeX(string(c.v))
+		}
+		if r.class == classEmpty && r.formula == "" {
+			return
+		}
+		out[k] = r
+	}})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if len(sstWant) > 0 && b.sstPart != "" {
+		h := &sstHandler{want: sstWant, texts: map[int]string{}}
+		scanPart(ctx, b.p, b.sstPart, h)
+		for k, idx := range sstOf {
+			if r := out[k]; r != nil {
+				r.value = h.texts[idx]
+			}
+		}
+	}
+	return out, ctx.Err()
+}
