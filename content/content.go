@@ -23,6 +23,22 @@ type Options struct {
 	// Limits bound the reading of each package (formats.DefaultLimits
 	// when zero).
 	Limits formats.Limits
+	// MaxUnits bounds the paragraphs read from one Word, PowerPoint or
+	// Hangul file (DefaultMaxUnits when 0); a file with more is not
+	// compared (a "partial" result says so). Memory is about 200 bytes a
+	// unit plus twice the document's text.
+	MaxUnits int
+}
+
+// DefaultMaxUnits is Options.MaxUnits when 0: 19 times the paragraphs of
+// the largest real document in the test corpus.
+const DefaultMaxUnits = 300000
+
+func (o Options) maxUnits() int {
+	if o.MaxUnits <= 0 {
+		return DefaultMaxUnits
+	}
+	return o.MaxUnits
 }
 
 func (o Options) maxChanges() int {
@@ -102,11 +118,15 @@ func Packages(ctx context.Context, original, edited *formats.Package, opts Optio
 		}
 		notes = n
 	} else {
-		xa, err := extract(ctx, original)
+		xa, err := extract(ctx, original, newExtraction(opts.maxUnits()), true)
 		if err != nil {
 			return nil, err
 		}
-		xb, err := extract(ctx, edited)
+		xb := newExtraction(opts.maxUnits())
+		if xa.kept != nil {
+			xb.from = &reuse{pa: original, xa: xa, parts: xa.kept}
+		}
+		xb, err = extract(ctx, edited, xb, false)
 		if err != nil {
 			return nil, err
 		}
@@ -132,18 +152,29 @@ func partialResult(msg string) *Result {
 	return &Result{Status: StatusPartial, Message: msg, Changes: []Change{}}
 }
 
-// extract reads the units of a Word, PowerPoint or Hangul package.
-func extract(ctx context.Context, p *formats.Package) (*extraction, error) {
+// extract reads the units of a Word, PowerPoint or Hangul package into x;
+// keep records them per part for the other file's extraction to reuse.
+func extract(ctx context.Context, p *formats.Package, x *extraction, keep bool) (*extraction, error) {
+	if keep {
+		x.kept = map[string]*partUnits{}
+	}
+	var err error
 	switch p.Format {
 	case formats.DOCX:
-		return extractDocx(ctx, p)
+		err = extractDocx(ctx, p, x)
 	case formats.PPTX:
-		return extractPptx(ctx, p)
+		err = extractPptx(ctx, p, x)
 	case formats.HWPX:
-		return extractHwpx(ctx, p)
+		err = extractHwpx(ctx, p, x)
+	default:
+		x.fail("", "the package", "the format "+string(p.Format)+" has no content reader")
 	}
-	x := newExtraction()
-	x.fail("", "the package", "the format "+string(p.Format)+" has no content reader")
+	if err != nil {
+		return nil, err
+	}
+	if _, whole := x.failed[""]; whole {
+		x.stories, x.kept = nil, nil
+	}
 	return x, nil
 }
 

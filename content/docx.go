@@ -24,16 +24,16 @@ func isWNamed(e *formats.Element, local string) bool {
 
 // extractDocx reads the paragraphs of the body and of every header,
 // footer, footnotes, endnotes and comments part the main part relates to.
-func extractDocx(ctx context.Context, p *formats.Package) (*extraction, error) {
-	x := newExtraction()
+func extractDocx(ctx context.Context, p *formats.Package, x *extraction) error {
 	if p.MainPart == "" || !p.Has(p.MainPart) {
 		x.fail("", "the package", "it has no main document part")
-		return x, ctx.Err()
+		return ctx.Err()
 	}
 	rels := p.RelsOf(ctx, p.MainPart)
 	st := newWordStyles()
 	if r := rels.ByType("styles"); len(r) > 0 && !r[0].External && p.Has(r[0].Resolved) {
 		part := p.Entry(r[0].Resolved).Part
+		x.contextPart = part
 		if why := scanPart(ctx, p, part, &wordStylesHandler{st: st}); why != "" {
 			x.formatsUnknown = part + " did not parse (" + why + ")"
 			st = newWordStyles()
@@ -48,7 +48,13 @@ func extractDocx(ctx context.Context, p *formats.Package) (*extraction, error) {
 				continue
 			}
 			e := p.Entry(r.Resolved)
-			if e == nil || seen[strings.ToLower(e.Part)] {
+			if e == nil {
+				// A story the relationships name but the package lacks: the
+				// file is broken there, its paragraphs are not "deleted".
+				x.fail(strings.ToLower(r.Resolved), r.Resolved, "the part is missing")
+				continue
+			}
+			if seen[strings.ToLower(e.Part)] {
 				continue
 			}
 			seen[strings.ToLower(e.Part)] = true
@@ -57,19 +63,29 @@ func extractDocx(ctx context.Context, p *formats.Package) (*extraction, error) {
 		sortNatural(group)
 		parts = append(parts, group...)
 	}
+	stylesSame := x.from != nil && x.formatsUnknown == "" && x.from.xa.formatsUnknown == "" &&
+		x.sameContext(ctx, p, x.from.xa.contextPart, x.contextPart)
 	for _, part := range parts {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return err
 		}
 		key := strings.ToLower(part)
-		h := newWordHandler(x, st, part, key, wordPartLabel(p.MainPart, part))
+		label := wordPartLabel(p.MainPart, part)
+		if stylesSame {
+			if units, ok := x.reused(ctx, p, part, label); ok {
+				x.stories = append(x.stories, &story{key: key, part: part, units: units})
+				continue
+			}
+		}
+		h := newWordHandler(x, st, part, key, label)
 		if why := scanPart(ctx, p, part, h); why != "" {
 			x.fail(key, part, why)
 			continue
 		}
+		x.keep(part, label, h.units)
 		x.stories = append(x.stories, &story{key: key, part: part, units: h.units})
 	}
-	return x, ctx.Err()
+	return ctx.Err()
 }
 
 func sortNatural(s []string) {
@@ -392,6 +408,7 @@ type wPara struct {
 // wordHandler extracts the paragraphs of one Word part.
 type wordHandler struct {
 	formats.NopHandler
+	ns          string
 	x           *extraction
 	st          *wordStyles
 	part, key   string
@@ -416,6 +433,24 @@ func (h *wordHandler) push(k uint8) { h.kinds = append(h.kinds, k) }
 func (h *wordHandler) pushContainer(label, sep, scope string) {
 	h.locs = append(h.locs, wLoc{kind: wkContainer, where: label, sep: sep, scope: scope})
 	h.push(wkContainer)
+}
+
+// w reports whether e is in the WordprocessingML namespace, remembering
+// the string of the last match (the scanner hands every element of a part
+// the same string, which then compares equal at once).
+func (h *wordHandler) w(e *formats.Element) bool {
+	if e.Name.Space == h.ns {
+		return true
+	}
+	if isW(e) {
+		h.ns = e.Name.Space
+		return true
+	}
+	return false
+}
+
+func (h *wordHandler) wNamed(e *formats.Element, local string) bool {
+	return e != nil && e.Name.Local == local && h.w(e)
 }
 
 // Start implements formats.Handler.
@@ -447,7 +482,7 @@ func (h *wordHandler) Start(e *formats.Element) {
 		h.push(wkOther)
 		return
 	}
-	if !isW(e) {
+	if !h.w(e) {
 		h.push(wkOther)
 		return
 	}
@@ -504,19 +539,19 @@ func (h *wordHandler) Start(e *formats.Element) {
 		h.openParagraph()
 		return
 	case "r":
-		if p := h.para(); p != nil && !isWNamed(e.Parent, "rPr") {
+		if p := h.para(); p != nil && !h.wNamed(e.Parent, "rPr") {
 			p.inRun, p.direct, p.rStyle, p.fmt = true, rprops{}, "", -1
 		}
 	case "pStyle":
-		if p := h.para(); p != nil && isWNamed(e.Parent, "pPr") && isWNamed(e.Parent.Parent, "p") {
+		if p := h.para(); p != nil && h.wNamed(e.Parent, "pPr") && h.wNamed(e.Parent.Parent, "p") {
 			p.pStyle, _ = e.GetAny("val")
 		}
 	case "tab", "br", "cr", "noBreakHyphen", "sym":
-		if isWNamed(e.Parent, "r") {
+		if h.wNamed(e.Parent, "r") {
 			h.special(e)
 		}
 	default:
-		if isWNamed(e.Parent, "rPr") && isWNamed(e.Parent.Parent, "r") {
+		if h.wNamed(e.Parent, "rPr") && h.wNamed(e.Parent.Parent, "r") {
 			if p := h.para(); p != nil && p.inRun {
 				if e.Name.Local == "rStyle" {
 					p.rStyle, _ = e.GetAny("val")
@@ -628,7 +663,7 @@ func (h *wordHandler) special(e *formats.Element) {
 
 // Text implements formats.Handler.
 func (h *wordHandler) Text(e *formats.Element, t []byte) {
-	if h.skip > 0 || e.Name.Local != "t" || !isW(e) || !isWNamed(e.Parent, "r") {
+	if h.skip > 0 || e.Name.Local != "t" || !h.w(e) || !h.wNamed(e.Parent, "r") {
 		return
 	}
 	if p := h.para(); p != nil {
@@ -656,10 +691,12 @@ func (h *wordHandler) End(e *formats.Element) {
 	case wkP:
 		p := h.paras[len(h.paras)-1]
 		h.paras = h.paras[:len(h.paras)-1]
-		h.units[p.slot] = p.b.unit(h.key, h.part, p.where, p.scope, h.st.paraStyle(p.pStyle))
+		if h.x.take() {
+			h.units[p.slot] = p.b.unit(h.key, h.part, p.where, p.scope, h.st.paraStyle(p.pStyle))
+		}
 		h.free = append(h.free, p.b)
 	default:
-		if isWNamed(e, "r") {
+		if h.wNamed(e, "r") {
 			if p := h.para(); p != nil {
 				p.inRun, p.fmt = false, -1
 			}

@@ -172,10 +172,10 @@ func (h *hwpxHeaderHandler) End(e *formats.Element) {
 
 // extractHwpx reads the paragraphs (table cells, headers, footers, notes
 // and text boxes included) of every section; each section is a story.
-func extractHwpx(ctx context.Context, p *formats.Package) (*extraction, error) {
-	x := newExtraction()
+func extractHwpx(ctx context.Context, p *formats.Package, x *extraction) error {
 	sections, header := hwpxParts(ctx, p)
 	hd := &hwpxHeader{fonts: map[string]string{}, chars: map[string]Format{}, styles: map[string]string{}}
+	x.contextPart = header
 	if header == "" {
 		x.formatsUnknown = "the package has no Contents/header.xml"
 	} else if why := scanPart(ctx, p, header, &hwpxHeaderHandler{hd: hd}); why != "" {
@@ -191,21 +191,31 @@ func extractHwpx(ctx context.Context, p *formats.Package) (*extraction, error) {
 	}
 	if len(sections) == 0 {
 		x.fail("", "the package", "it has no section part")
-		return x, ctx.Err()
+		return ctx.Err()
 	}
+	headerSame := x.from != nil && x.formatsUnknown == "" && x.from.xa.formatsUnknown == "" &&
+		x.sameContext(ctx, p, x.from.xa.contextPart, x.contextPart)
 	for i, part := range sections {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return err
 		}
 		key := strings.ToLower(part)
+		pctx := strconv.Itoa(i + 1)
+		if headerSame {
+			if units, ok := x.reused(ctx, p, part, pctx); ok {
+				x.stories = append(x.stories, &story{key: key, part: part, units: units})
+				continue
+			}
+		}
 		h := newHwpxHandler(x, hd, part, key, i+1)
 		if why := scanPart(ctx, p, part, h); why != "" {
 			x.fail(key, part, why)
 			continue
 		}
+		x.keep(part, pctx, h.units)
 		x.stories = append(x.stories, &story{key: key, part: part, units: h.units})
 	}
-	return x, ctx.Err()
+	return ctx.Err()
 }
 
 // Element kinds of the Hangul handler's stack.
@@ -400,7 +410,9 @@ func (h *hwpxHandler) End(e *formats.Element) {
 	case hkP:
 		p := h.paras[len(h.paras)-1]
 		h.paras = h.paras[:len(h.paras)-1]
-		h.units[p.slot] = p.b.unit(h.key, h.part, p.where, p.scope, p.style)
+		if h.x.take() {
+			h.units[p.slot] = p.b.unit(h.key, h.part, p.where, p.scope, p.style)
+		}
 	case hkRun:
 		if p := h.para(); p != nil && len(p.runs) > 0 {
 			p.runs = p.runs[:len(p.runs)-1]

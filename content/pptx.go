@@ -45,58 +45,72 @@ func (h *presListHandler) Start(e *formats.Element) {
 // identified across the two files by its p:sldId id (which PowerPoint and
 // python-pptx keep when slides are added, removed or reordered), else by
 // its part name.
-func extractPptx(ctx context.Context, p *formats.Package) (*extraction, error) {
-	x := newExtraction()
+func extractPptx(ctx context.Context, p *formats.Package, x *extraction) error {
 	if p.MainPart == "" || !p.Has(p.MainPart) {
 		x.fail("", "the package", "it has no presentation part")
-		return x, ctx.Err()
+		return ctx.Err()
 	}
 	pres := p.Entry(p.MainPart).Part
 	ph := &presListHandler{}
 	if why := scanPart(ctx, p, pres, ph); why != "" {
 		x.fail("", pres, pres+" did not parse: "+why)
-		return x, ctx.Err()
+		return ctx.Err()
 	}
 	rels := p.RelsOf(ctx, pres)
 	deck := &story{key: "deck", part: pres}
 	n := 0
 	for _, s := range ph.slides {
 		r := rels.ByID(s.rid)
-		if r == nil || r.External || r.Resolved == "" || !p.Has(r.Resolved) {
+		if r == nil || r.External || r.Resolved == "" {
 			continue // not a slide the deck shows (the validators say why)
 		}
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return err
 		}
 		n++
-		part := p.Entry(r.Resolved).Part
 		key := "slide:" + s.id
 		if s.id == "" {
-			key = "slide:" + strings.ToLower(part)
+			key = "slide:" + strings.ToLower(r.Resolved)
 		}
-		h := newSlideHandler(x, part, key, n, false)
-		if why := scanPart(ctx, p, part, h); why != "" {
-			x.fail(key, "slide "+strconv.Itoa(n)+" ("+part+")", why)
+		if !p.Has(r.Resolved) {
+			x.fail(key, "slide "+strconv.Itoa(n), "its part "+r.Resolved+" is missing")
 			continue
 		}
-		deck.units = append(deck.units, h.units...)
+		part := p.Entry(r.Resolved).Part
+		pctx := key + "|" + strconv.Itoa(n)
+		if units, ok := x.reused(ctx, p, part, pctx); ok {
+			deck.units = append(deck.units, units...)
+		} else {
+			h := newSlideHandler(x, part, key, n, false)
+			if why := scanPart(ctx, p, part, h); why != "" {
+				x.fail(key, "slide "+strconv.Itoa(n)+" ("+part+")", why)
+				continue
+			}
+			x.keep(part, pctx, h.units)
+			deck.units = append(deck.units, h.units...)
+		}
 		for _, nr := range p.RelsOf(ctx, part).ByType("notesSlide") {
 			if nr.External || nr.Resolved == "" || !p.Has(nr.Resolved) {
 				continue
 			}
 			npart := p.Entry(nr.Resolved).Part
 			nkey := "notes:" + key
+			if units, ok := x.reused(ctx, p, npart, nkey+"|"+strconv.Itoa(n)); ok {
+				deck.units = append(deck.units, units...)
+				break
+			}
 			nh := newSlideHandler(x, npart, nkey, n, true)
 			if why := scanPart(ctx, p, npart, nh); why != "" {
 				x.fail(nkey, "the notes of slide "+strconv.Itoa(n)+" ("+npart+")", why)
 				break
 			}
+			x.keep(npart, nkey+"|"+strconv.Itoa(n), nh.units)
 			deck.units = append(deck.units, nh.units...)
 			break
 		}
 	}
 	x.stories = append(x.stories, deck)
-	return x, ctx.Err()
+	return ctx.Err()
 }
 
 // pShape is an open shape (p:sp, p:graphicFrame, p:grpSp, p:cxnSp, p:pic).
@@ -337,7 +351,9 @@ func (h *slideHandler) End(e *formats.Element) {
 		}
 	case isANamed(e, "p") && h.inPara && len(h.bodies) > 0:
 		h.inPara = false
-		h.units = append(h.units, h.para.unit(h.key, h.part, h.paraWhere, h.paraScope, ""))
+		if h.x.take() {
+			h.units = append(h.units, h.para.unit(h.key, h.part, h.paraWhere, h.paraScope, ""))
+		}
 	case isANamed(e, "r") || isANamed(e, "fld"):
 		h.inRun = false
 	}

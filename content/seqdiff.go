@@ -12,11 +12,12 @@ const maxLCSCells = 1 << 21
 type pair struct{ i, j int }
 
 // commonSubsequence returns matches between a and b, increasing in both:
-// a patience diff (common prefix and suffix, then elements unique in both
-// stretches as anchors, their longest increasing subsequence, recursively
-// inside the gaps) with an exact LCS on small stretches that have no
-// unique element. Time is O((n+m) log(n+m)) for typical edits; memory is
-// O(n+m) plus at most maxLCSCells bytes.
+// the common prefix and suffix, then an exact longest common subsequence
+// when the rest is small (at most maxLCSCells pairs), else a patience
+// split (elements unique in both stretches as anchors, their longest
+// increasing subsequence, recursively inside the gaps). Time is O(n+m) for
+// a typical edit of a large document; memory is O(n+m) plus at most
+// maxLCSCells bytes.
 func commonSubsequence(a, b []uint64) []pair {
 	d := &seqDiffer{a: a, b: b}
 	d.run(0, len(a), 0, len(b))
@@ -49,8 +50,13 @@ func (d *seqDiffer) run(alo, ahi, blo, bhi int) {
 	}
 }
 
-// middle matches a stretch that starts and ends with a difference.
+// middle matches a stretch that starts and ends with a difference: an
+// exact LCS when the stretch is small enough, else the patience split.
 func (d *seqDiffer) middle(alo, ahi, blo, bhi int) {
+	if (ahi-alo)*(bhi-blo) <= maxLCSCells {
+		d.lcs(alo, ahi, blo, bhi)
+		return
+	}
 	anchors := d.uniqueAnchors(alo, ahi, blo, bhi)
 	if len(anchors) > 0 {
 		pa, pb := alo, blo
@@ -60,12 +66,8 @@ func (d *seqDiffer) middle(alo, ahi, blo, bhi int) {
 			pa, pb = p.i+1, p.j+1
 		}
 		d.run(pa, ahi, pb, bhi)
-		return
 	}
-	n, m := ahi-alo, bhi-blo
-	if n*m <= maxLCSCells {
-		d.lcs(alo, ahi, blo, bhi)
-	}
+	// No unique anchor in a large stretch: left unmatched.
 }
 
 // uniqueAnchors returns the longest increasing run of elements occurring

@@ -1,6 +1,7 @@
 package content
 
 import (
+	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -98,13 +99,32 @@ type extraction struct {
 	// part that did not parse); formatting is then compared on neither
 	// side.
 	formatsUnknown string
+	// units counts the units read; past maxUnits none is kept and the
+	// whole package fails (memory stays bounded).
+	units, maxUnits int
+	// kept records the units per part (the original's extraction); from
+	// lets the edited file's extraction reuse them (reuse.go).
+	kept map[string]*partUnits
+	from *reuse
+	// contextPart is the part formatting is resolved through
+	// (word/styles.xml, Contents/header.xml; "" none).
+	contextPart string
+}
+
+// take counts one more unit and reports whether it may be kept.
+func (x *extraction) take() bool {
+	x.units++
+	if x.units == x.maxUnits+1 {
+		x.fail("", "the package", fmt.Sprintf("it has more than %d paragraphs, the most the content diff compares", x.maxUnits))
+	}
+	return x.units <= x.maxUnits
 }
 
 // failure is a part that could not be read: what names it for people.
 type failure struct{ what, why string }
 
-func newExtraction() *extraction {
-	return &extraction{formats: newFormatTable(), failed: map[string]failure{}}
+func newExtraction(maxUnits int) *extraction {
+	return &extraction{formats: newFormatTable(), failed: map[string]failure{}, maxUnits: maxUnits}
 }
 
 func (x *extraction) fail(key, what, why string) {
@@ -154,7 +174,12 @@ func (b *builder) addString(s string, f int32) {
 
 // unit makes the unit of the text collected so far.
 func (b *builder) unit(group, part, where, scope, style string) *unit {
-	text := strings.ToValidUTF8(string(b.text), "\uFFFD")
+	var text string
+	if utf8.Valid(b.text) {
+		text = string(b.text)
+	} else {
+		text = strings.ToValidUTF8(string(b.text), "\uFFFD")
+	}
 	u := &unit{group: group, part: part, where: where, scope: scope, text: text, style: style, hash: hashNorm(text)}
 	if len(text) == len(b.text) && len(b.runs) > 0 {
 		u.runs = append([]run(nil), b.runs...)
@@ -173,6 +198,9 @@ func (b *builder) unit(group, part, where, scope, style string) *unit {
 // written as jamo or as syllables compares equal), whitespace runs (tabs,
 // line breaks, no-break spaces) collapsed to one space, trimmed.
 func normalize(s string) string {
+	if plainASCII(s) {
+		return s
+	}
 	if !norm.NFC.IsNormalString(s) {
 		s = norm.NFC.String(s)
 	}
@@ -192,11 +220,35 @@ func normalize(s string) string {
 	return b.String()
 }
 
+// plainASCII reports whether s is ASCII already in normal form: single
+// spaces between words, none at the ends (the common case, kept without
+// copying).
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= 0x80, c == '\t', c == '\n', c == '\v', c == '\f', c == '\r':
+			return false
+		case c == ' ' && (i == 0 || i == len(s)-1 || s[i-1] == ' '):
+			return false
+		}
+	}
+	return true
+}
+
 // FNV-1a, 64 bits: deterministic, no state.
 const (
 	fnvOffset = 14695981039346656037
 	fnvPrime  = 1099511628211
 )
+
+func hashByte(h uint64, c byte) uint64 { return (h ^ uint64(c)) * fnvPrime }
+
+func hashBytes(h uint64, b []byte) uint64 {
+	for _, c := range b {
+		h = (h ^ uint64(c)) * fnvPrime
+	}
+	return h
+}
 
 func hashString(s string) uint64 {
 	h := uint64(fnvOffset)
@@ -207,7 +259,46 @@ func hashString(s string) uint64 {
 	return h
 }
 
-func hashNorm(s string) uint64 { return hashString(normalize(s)) }
+// hashNorm is hashString(normalize(s)), without building the normalised
+// string unless s needs NFC composition.
+func hashNorm(s string) uint64 {
+	if plainASCII(s) {
+		return hashString(s)
+	}
+	if !utf8.ValidString(s) || !norm.NFC.IsNormalString(s) {
+		return hashString(normalize(s))
+	}
+	h := uint64(fnvOffset)
+	space, started := false, false
+	for i := 0; i < len(s); {
+		c := s[i]
+		n := 1
+		isSpace := false
+		if c < utf8.RuneSelf {
+			isSpace = c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
+		} else {
+			var r rune
+			r, n = utf8.DecodeRuneInString(s[i:])
+			isSpace = unicode.IsSpace(r)
+		}
+		if isSpace {
+			space = true
+			i += n
+			continue
+		}
+		if space && started {
+			h ^= ' '
+			h *= fnvPrime
+		}
+		space, started = false, true
+		for k := i; k < i+n; k++ {
+			h ^= uint64(s[k])
+			h *= fnvPrime
+		}
+		i += n
+	}
+	return h
+}
 
 // clip shortens s to at most max runes, keeping its start, with "…".
 func clip(s string, max int) string {

@@ -1,10 +1,11 @@
 package content
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"math"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -21,6 +22,7 @@ type xSheet struct {
 	name, id, rid string
 	part          string
 	worksheet     bool
+	missing       string // the part the relationship names, when absent
 }
 
 // xBook is what the diff needs of one workbook.
@@ -70,11 +72,15 @@ func readBook(ctx context.Context, p *formats.Package) (b *xBook, why string) {
 	rels := p.RelsOf(ctx, b.part)
 	for _, s := range wh.sheets {
 		r := rels.ByID(s.rid)
-		if r == nil || r.External || r.Resolved == "" || !p.Has(r.Resolved) {
+		if r == nil || r.External || r.Resolved == "" {
 			continue
 		}
-		s.part = p.Entry(r.Resolved).Part
 		s.worksheet = strings.HasSuffix(r.Type, "/worksheet")
+		if e := p.Entry(r.Resolved); e != nil {
+			s.part = e.Part
+		} else {
+			s.missing = r.Resolved
+		}
 		b.sheets = append(b.sheets, s)
 	}
 	if r := rels.ByType("sharedStrings"); len(r) > 0 && !r[0].External && p.Has(r[0].Resolved) {
@@ -325,6 +331,7 @@ type cellInfo struct {
 // sheetScanner streams the cells of a worksheet to a callback.
 type sheetScanner struct {
 	formats.NopHandler
+	ns      string
 	fn      func(*cellInfo)
 	c       cellInfo
 	on      bool
@@ -336,9 +343,26 @@ type sheetScanner struct {
 	rPh     int
 }
 
+// sml is isSML with the namespace string of the last match remembered:
+// the scanner hands every element of a part the same string, which then
+// compares equal at once.
+func (h *sheetScanner) sml(e *formats.Element, local string) bool {
+	if e == nil || e.Name.Local != local {
+		return false
+	}
+	if e.Name.Space == h.ns {
+		return true
+	}
+	if e.Name.Space == xlsx.NSMain || e.Name.Space == xlsx.NSMainS {
+		h.ns = e.Name.Space
+		return true
+	}
+	return false
+}
+
 func (h *sheetScanner) Start(e *formats.Element) {
 	switch {
-	case e.Depth == 3 && isSML(e, "row") && isSML(e.Parent, "sheetData"):
+	case e.Depth == 3 && h.sml(e, "row") && h.sml(e.Parent, "sheetData"):
 		if r, ok := e.Get("", "r"); ok {
 			if n, err := strconv.Atoi(r); err == nil {
 				h.row = n
@@ -349,7 +373,7 @@ func (h *sheetScanner) Start(e *formats.Element) {
 			h.row++
 		}
 		h.prevCol = 0
-	case e.Depth == 4 && isSML(e, "c"):
+	case e.Depth == 4 && h.sml(e, "c"):
 		c := &h.c
 		*c = cellInfo{v: c.v[:0], f: c.f[:0], is: c.is[:0]}
 		h.on = true
@@ -364,19 +388,19 @@ func (h *sheetScanner) Start(e *formats.Element) {
 		if s, ok := e.Get("", "s"); ok {
 			c.s, _ = strconv.Atoi(s)
 		}
-	case h.on && e.Depth == 5 && isSML(e, "v"):
+	case h.on && e.Depth == 5 && h.sml(e, "v"):
 		h.inV, h.c.hasV = true, true
-	case h.on && e.Depth == 5 && isSML(e, "f"):
+	case h.on && e.Depth == 5 && h.sml(e, "f"):
 		h.inF, h.c.hasF = true, true
 		if t, _ := e.Get("", "t"); t == "shared" {
 			h.c.fShared = true
 			h.c.si, _ = e.Get("", "si")
 			_, h.c.fMaster = e.Get("", "ref")
 		}
-	case h.on && isSML(e, "is"):
+	case h.on && h.sml(e, "is"):
 		h.inIs++
 		h.c.hasIs = true
-	case h.on && isSML(e, "rPh"):
+	case h.on && h.sml(e, "rPh"):
 		h.rPh++
 	}
 }
@@ -387,26 +411,26 @@ func (h *sheetScanner) Text(e *formats.Element, t []byte) {
 		h.c.v = append(h.c.v, t...)
 	case h.inF:
 		h.c.f = append(h.c.f, t...)
-	case h.inIs > 0 && h.rPh == 0 && isSML(e, "t"):
+	case h.inIs > 0 && h.rPh == 0 && h.sml(e, "t"):
 		h.c.is = append(h.c.is, t...)
 	}
 }
 
 func (h *sheetScanner) End(e *formats.Element) {
 	switch {
-	case h.on && e.Depth == 4 && isSML(e, "c"):
+	case h.on && e.Depth == 4 && h.sml(e, "c"):
 		h.on = false
 		if h.c.fShared && len(h.c.f) > 0 {
 			h.c.fMaster = true
 		}
 		h.fn(&h.c)
-	case h.inV && isSML(e, "v"):
+	case h.inV && h.sml(e, "v"):
 		h.inV = false
-	case h.inF && isSML(e, "f"):
+	case h.inF && h.sml(e, "f"):
 		h.inF = false
-	case isSML(e, "is"):
+	case h.sml(e, "is"):
 		h.inIs--
-	case isSML(e, "rPh"):
+	case h.sml(e, "rPh"):
 		h.rPh--
 	}
 }
@@ -453,10 +477,16 @@ func valueClass(c *cellInfo) byte {
 // 1E0).
 func normNumber(v string) string {
 	v = strings.TrimSpace(v)
-	if f, err := strconv.ParseFloat(v, 64); err == nil {
-		return strconv.FormatFloat(f, 'g', -1, 64)
+	f, err := strconv.ParseFloat(v, 64)
+	switch a := math.Abs(f); {
+	case err != nil:
+		return v
+	case f == 0:
+		return "0"
+	case a >= 1e-4 && a < 1e15:
+		return strconv.FormatFloat(f, 'f', -1, 64)
 	}
-	return v
+	return strconv.FormatFloat(f, 'g', -1, 64)
 }
 
 // sharedMaster is a shared formula's master cell.
@@ -500,8 +530,7 @@ func (ch *cellHasher) content(c *cellInfo) uint64 {
 	case classText:
 		switch c.t {
 		case "s":
-			idx, err := strconv.Atoi(strings.TrimSpace(string(c.v)))
-			if err == nil && idx >= 0 && idx < len(ch.b.sst) {
+			if idx, ok := atoiBytes(c.v); ok && idx < len(ch.b.sst) {
 				return ch.b.sst[idx] ^ 's'
 			}
 			return hashString("s:#" + string(c.v))
@@ -510,10 +539,49 @@ func (ch *cellHasher) content(c *cellInfo) uint64 {
 		}
 		return hashNorm(string(c.v)) ^ 's'
 	case classNumber:
+		if plainInteger(c.v) {
+			return hashBytes(hashByte(fnvOffset, 'n'), c.v)
+		}
 		return hashString("n" + normNumber(string(c.v)))
 	default:
 		return hashString(string(valueClass(c)) + strings.TrimSpace(string(c.v)))
 	}
+}
+
+// atoiBytes parses a non-negative decimal integer (surrounding spaces
+// allowed) without allocating.
+func atoiBytes(b []byte) (int, bool) {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 || len(b) > 9 {
+		return 0, false
+	}
+	n := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
+}
+
+// plainInteger reports whether b is an integer written the one way
+// normNumber writes it: an optional minus, no leading zero, at most 15
+// digits.
+func plainInteger(b []byte) bool {
+	neg := len(b) > 0 && b[0] == '-'
+	if neg {
+		b = b[1:]
+	}
+	if len(b) == 0 || len(b) > 15 || (b[0] == '0' && (len(b) > 1 || neg)) {
+		return false
+	}
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // cellRec is one cell of the original sheet: 24 bytes.
@@ -524,6 +592,16 @@ type cellRec struct {
 	seen    bool
 }
 
+func cmpKey(a, b uint64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
 func cellKey(row, col int) uint64 { return uint64(row)<<16 | uint64(col) }
 
 func keyRowCol(k uint64) (int, int) { return int(k >> 16), int(k & 0xffff) }
@@ -532,6 +610,7 @@ func keyRowCol(k uint64) (int, int) { return int(k >> 16), int(k & 0xffff) }
 type cellChange struct {
 	key            uint64
 	content, style bool
+	inB            bool // the edited file has content at this address
 	fa, fb         int32
 }
 
@@ -649,9 +728,18 @@ func diffWorkbooks(ctx context.Context, pa, pb *formats.Package, c *collector) (
 				Detail: "sheet renamed"})
 		}
 		if !inOrder[i] {
-			c.add(Change{Kind: KindMoved, Part: bb.part, Where: fmt.Sprintf("sheet '%s' (position %d)", sb.name, j+1),
+			c.sum.Moved++
+			c.add(Change{Kind: KindMoved, Part: bb.part, Where: "sheet '" + sb.name + "'",
 				From: fmt.Sprintf("position %d", i+1), Before: sa.name, After: sb.name,
 				Detail: fmt.Sprintf("sheet moved from position %d to %d", i+1, j+1)})
+		}
+		if sa.missing != "" || sb.missing != "" {
+			side, m := "original", sa.missing
+			if m == "" {
+				side, m = "edited file", sb.missing
+			}
+			notes = append(notes, fmt.Sprintf("sheet '%s': its part %s is missing in the %s; its cells were not compared", sb.name, m, side))
+			continue
 		}
 		if !sa.worksheet || !sb.worksheet {
 			continue
@@ -677,6 +765,9 @@ type bookDiff struct {
 
 // countCells counts the non-empty or formatted cells of a sheet.
 func countCells(ctx context.Context, b *xBook, s *xSheet) (int, string) {
+	if s.missing != "" {
+		return 0, "its part " + s.missing + " is missing"
+	}
 	if !s.worksheet {
 		return 0, ""
 	}
@@ -734,6 +825,10 @@ func (d *bookDiff) sheetPair(ctx context.Context, sa, sb *xSheet) (string, error
 	c := d.c
 	cha := &cellHasher{b: d.ba, masters: map[string]sharedMaster{}}
 	var recs []cellRec
+	if e := d.ba.p.Entry(sa.part); e != nil {
+		// About 30 bytes of XML a cell; a little more room than that.
+		recs = make([]cellRec, 0, min(e.Size/24, 1<<24))
+	}
 	whyA := scanPart(ctx, d.ba.p, sa.part, &sheetScanner{fn: func(ci *cellInfo) {
 		h, f := cha.content(ci), d.ba.cellFormat(ci.s)
 		if h != 0 || d.ba.formats.list[f] != d.ba.formats.list[d.ba.defFmt] {
@@ -746,13 +841,18 @@ func (d *bookDiff) sheetPair(ctx context.Context, sa, sb *xSheet) (string, error
 	if whyA != "" {
 		return fmt.Sprintf("sheet '%s' (%s) did not parse in the original (%s); its cells were not compared", sa.name, sa.part, whyA), nil
 	}
-	sort.Slice(recs, func(i, j int) bool { return recs[i].key < recs[j].key })
+	slices.SortFunc(recs, func(x, y cellRec) int { return cmpKey(x.key, y.key) })
 	fa, fb := d.ba.formats, d.bb.formats
 	defB := fb.list[d.bb.defFmt]
 	defA := fa.list[d.ba.defFmt]
 	chb := &cellHasher{b: d.bb, masters: map[string]sharedMaster{}}
 	var changes []cellChange
-	unitsB := 0
+	unitsB, next := 0, 0
+	// The edited cells of the first changes the cap lets through are kept
+	// as they stream by (the sheet is in row order: they are the first
+	// ones listed); the original's are read again afterwards.
+	room := c.max - len(c.changes)
+	rawB := map[uint64]*cellRaw{}
 	whyB := scanPart(ctx, d.bb.p, sb.part, &sheetScanner{fn: func(ci *cellInfo) {
 		h, f := chb.content(ci), d.bb.cellFormat(ci.s)
 		styled := fb.list[f] != defB
@@ -760,15 +860,15 @@ func (d *bookDiff) sheetPair(ctx context.Context, sa, sb *xSheet) (string, error
 			unitsB++
 		}
 		k := cellKey(ci.row, ci.col)
-		i, found := slices.BinarySearchFunc(recs, k, func(r cellRec, k uint64) int {
-			switch {
-			case r.key < k:
-				return -1
-			case r.key > k:
-				return 1
-			}
-			return 0
-		})
+		// Both sheets are in row order: the next record is usually the
+		// one.
+		i, found := next, next < len(recs) && recs[next].key == k
+		if !found {
+			i, found = slices.BinarySearchFunc(recs, k, func(r cellRec, k uint64) int { return cmpKey(r.key, k) })
+		}
+		if found {
+			next = i + 1
+		}
 		var ch cellChange
 		if found && !recs[i].seen {
 			r := &recs[i]
@@ -778,6 +878,10 @@ func (d *bookDiff) sheetPair(ctx context.Context, sa, sb *xSheet) (string, error
 			ch = cellChange{key: k, content: h != 0, style: !c.noFormats && styled, fa: d.ba.defFmt, fb: f}
 		}
 		if ch.content || ch.style {
+			ch.inB = h != 0
+			if ch.content && h != 0 && len(rawB) < room {
+				rawB[k] = rawCell(ci, chb.masters)
+			}
 			changes = append(changes, ch)
 		} else if found {
 			c.sum.Unchanged++
@@ -801,13 +905,13 @@ func (d *bookDiff) sheetPair(ctx context.Context, sa, sb *xSheet) (string, error
 	}
 	c.sum.UnitsBefore += len(recs)
 	recs = nil
-	sort.Slice(changes, func(i, j int) bool { return changes[i].key < changes[j].key })
-	return d.report(ctx, sa, sb, changes, unitsB)
+	slices.SortStableFunc(changes, func(x, y cellChange) int { return cmpKey(x.key, y.key) })
+	return d.report(ctx, sa, sb, changes, unitsB, rawB)
 }
 
 // report counts a sheet's changed cells and lists the first ones the cap
 // allows, reading their before and after content in a second pass.
-func (d *bookDiff) report(ctx context.Context, sa, sb *xSheet, changes []cellChange, unitsB int) (string, error) {
+func (d *bookDiff) report(ctx context.Context, sa, sb *xSheet, changes []cellChange, unitsB int, rawB map[uint64]*cellRaw) (string, error) {
 	c := d.c
 	c.sum.UnitsAfter += unitsB
 	nContent, nStyle := 0, 0
@@ -840,19 +944,31 @@ func (d *bookDiff) report(ctx context.Context, sa, sb *xSheet, changes []cellCha
 		entries += n
 		listed = append(listed, ch)
 	}
-	var rawA, rawB map[uint64]*cellRaw
+	var rawA map[uint64]*cellRaw
 	if len(listed) > 0 {
 		want := map[uint64]bool{}
+		missingB := false
 		for _, ch := range listed {
 			if ch.content {
 				want[ch.key] = true
+				if ch.inB && rawB[ch.key] == nil {
+					missingB = true // the sheet was not in row order
+				}
 			}
 		}
 		var err error
 		if rawA, err = d.ba.raw(ctx, sa, want); err != nil {
 			return "", err
 		}
-		if rawB, err = d.bb.raw(ctx, sb, want); err != nil {
+		if missingB {
+			if rawB, err = d.bb.raw(ctx, sb, want); err != nil {
+				return "", err
+			}
+		}
+		if err := d.ba.resolveStrings(ctx, rawA); err != nil {
+			return "", err
+		}
+		if err := d.bb.resolveStrings(ctx, rawB); err != nil {
 			return "", err
 		}
 	}
@@ -922,6 +1038,7 @@ type cellRaw struct {
 	class   byte
 	formula string
 	value   string
+	sst     int // shared string index (-1: none)
 }
 
 func (r *cellRaw) display() string {
@@ -974,12 +1091,43 @@ func cellDetail(a, b *cellRaw) string {
 	return "value changed"
 }
 
-// raw re-reads the cells of want from a sheet (and their shared strings).
+// rawCell is the display content of a cell as read, or nil for an empty
+// one; a shared string is resolved later (sst ≥ 0).
+func rawCell(c *cellInfo, masters map[string]sharedMaster) *cellRaw {
+	r := &cellRaw{class: valueClass(c), sst: -1}
+	switch {
+	case c.hasF && c.fShared && !c.fMaster:
+		if m, ok := masters[c.si]; ok {
+			r.formula = translateFormula(m.text, c.row-m.row, c.col-m.col)
+		} else {
+			r.formula = "(shared formula " + c.si + ")"
+		}
+	case c.hasF && len(c.f) > 0:
+		r.formula = string(c.f)
+	}
+	switch {
+	case r.class == classEmpty:
+	case c.t == "s":
+		if idx, ok := atoiBytes(c.v); ok {
+			r.sst = idx
+		}
+	case c.t == "inlineStr":
+		r.value = unescapeX(string(c.is))
+	case r.class == classNumber:
+		r.value = normNumber(string(c.v))
+	default:
+		r.value = unescapeX(string(c.v))
+	}
+	if r.class == classEmpty && r.formula == "" {
+		return nil
+	}
+	return r
+}
+
+// raw re-reads the cells of want from a sheet.
 func (b *xBook) raw(ctx context.Context, s *xSheet, want map[uint64]bool) (map[uint64]*cellRaw, error) {
 	out := map[uint64]*cellRaw{}
 	masters := map[string]sharedMaster{}
-	sstWant := map[int]bool{}
-	sstOf := map[uint64]int{}
 	scanPart(ctx, b.p, s.part, &sheetScanner{fn: func(c *cellInfo) {
 		if c.fShared && c.fMaster {
 			masters[c.si] = sharedMaster{text: string(c.f), row: c.row, col: c.col}
@@ -988,47 +1136,30 @@ func (b *xBook) raw(ctx context.Context, s *xSheet, want map[uint64]bool) (map[u
 		if !want[k] {
 			return
 		}
-		r := &cellRaw{class: valueClass(c)}
-		switch {
-		case c.hasF && c.fShared && !c.fMaster:
-			if m, ok := masters[c.si]; ok {
-				r.formula = translateFormula(m.text, c.row-m.row, c.col-m.col)
-			} else {
-				r.formula = "(shared formula " + c.si + ")"
-			}
-		case c.hasF && len(c.f) > 0:
-			r.formula = string(c.f)
+		if r := rawCell(c, masters); r != nil {
+			out[k] = r
 		}
-		switch {
-		case r.class == classEmpty:
-		case c.t == "s":
-			if idx, err := strconv.Atoi(strings.TrimSpace(string(c.v))); err == nil {
-				sstWant[idx] = true
-				sstOf[k] = idx
-			}
-		case c.t == "inlineStr":
-			r.value = unescapeX(string(c.is))
-		case r.class == classNumber:
-			r.value = normNumber(string(c.v))
-		default:
-			r.value = unescapeX(string(c.v))
-		}
-		if r.class == classEmpty && r.formula == "" {
-			return
-		}
-		out[k] = r
 	}})
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	if len(sstWant) > 0 && b.sstPart != "" {
-		h := &sstHandler{want: sstWant, texts: map[int]string{}}
-		scanPart(ctx, b.p, b.sstPart, h)
-		for k, idx := range sstOf {
-			if r := out[k]; r != nil {
-				r.value = h.texts[idx]
-			}
+	return out, ctx.Err()
+}
+
+// resolveStrings reads the shared strings the cells of raw name.
+func (b *xBook) resolveStrings(ctx context.Context, raw map[uint64]*cellRaw) error {
+	want := map[int]bool{}
+	for _, r := range raw {
+		if r.sst >= 0 {
+			want[r.sst] = true
 		}
 	}
-	return out, ctx.Err()
+	if len(want) == 0 || b.sstPart == "" {
+		return ctx.Err()
+	}
+	h := &sstHandler{want: want, texts: map[int]string{}}
+	scanPart(ctx, b.p, b.sstPart, h)
+	for _, r := range raw {
+		if r.sst >= 0 {
+			r.value = h.texts[r.sst]
+		}
+	}
+	return ctx.Err()
 }

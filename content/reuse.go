@@ -1,0 +1,124 @@
+package content
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"strings"
+
+	"github.com/editaudit/editaudit/formats"
+)
+
+// An edit usually leaves most parts byte for byte as they were (the other
+// slides, the headers, the unchanged sections). The edited file's
+// extraction takes the original's units for such a part instead of
+// scanning it again, when everything else its units depend on (styles,
+// slide number, section number) is the same too.
+
+// partUnits are the units the original's extraction read from one part.
+type partUnits struct {
+	part  string // as named in the original
+	ctx   string // what else the units depend on
+	units []*unit
+}
+
+// reuse is what the edited file's extraction may take from the
+// original's.
+type reuse struct {
+	pa    *formats.Package
+	xa    *extraction
+	parts map[string]*partUnits // lower-case part name → units
+}
+
+// keep records the units of a part (original side only).
+func (x *extraction) keep(part, ctx string, units []*unit) {
+	if x.kept == nil {
+		return
+	}
+	x.kept[strings.ToLower(part)] = &partUnits{part: part, ctx: ctx, units: units}
+}
+
+// reused returns copies of the original's units for part when its bytes
+// and context are the same in both files.
+func (x *extraction) reused(ctx context.Context, p *formats.Package, part, pctx string) ([]*unit, bool) {
+	if x.from == nil {
+		return nil, false
+	}
+	pu := x.from.parts[strings.ToLower(part)]
+	if pu == nil || pu.ctx != pctx || !sameBytes(ctx, x.from.pa, pu.part, p, part) {
+		return nil, false
+	}
+	fa := x.from.xa.formats
+	out := make([]*unit, len(pu.units))
+	for i, u := range pu.units {
+		c := *u
+		c.part = part
+		if len(u.runs) > 0 {
+			c.runs = make([]run, len(u.runs))
+			for k, r := range u.runs {
+				c.runs[k] = run{n: r.n, f: x.formats.intern(fa.list[r.f])}
+			}
+		}
+		out[i] = &c
+	}
+	if x.units+len(out) > x.maxUnits {
+		x.units = x.maxUnits
+		x.take() // reports the overflow
+		return nil, true
+	}
+	x.units += len(out)
+	return out, true
+}
+
+// sameContext reports whether a part both files have (styles.xml,
+// header.xml: what the units' formatting is resolved through) is the same
+// in both; partA is the original's name ("" when absent), partB the
+// edited file's.
+func (x *extraction) sameContext(ctx context.Context, p *formats.Package, partA, partB string) bool {
+	if x.from == nil {
+		return false
+	}
+	if partA == "" || partB == "" {
+		return partA == partB
+	}
+	return sameBytes(ctx, x.from.pa, partA, p, partB)
+}
+
+// sameBytes reports whether part a of pa and part b of pb hold the same
+// bytes, reading both in step (constant memory; it stops at the first
+// difference).
+func sameBytes(ctx context.Context, pa *formats.Package, a string, pb *formats.Package, b string) bool {
+	ea, eb := pa.Entry(a), pb.Entry(b)
+	if ea == nil || eb == nil || ea.Size != eb.Size {
+		return false
+	}
+	ra, err := pa.OpenPart(a)
+	if err != nil {
+		return false
+	}
+	defer ra.Close()
+	rb, err := pb.OpenPart(b)
+	if err != nil {
+		return false
+	}
+	defer rb.Close()
+	var bufA, bufB [32 << 10]byte
+	for {
+		if ctx.Err() != nil {
+			return false
+		}
+		na, errA := io.ReadFull(ra, bufA[:])
+		nb, errB := io.ReadFull(rb, bufB[:])
+		if na != nb || !bytes.Equal(bufA[:na], bufB[:nb]) {
+			return false
+		}
+		endA := errA == io.EOF || errA == io.ErrUnexpectedEOF
+		endB := errB == io.EOF || errB == io.ErrUnexpectedEOF
+		switch {
+		case endA && endB:
+			return true
+		case errA != nil || errB != nil:
+			return false // a read error (CRC, limit): scan it and say so
+		}
+	}
+}
