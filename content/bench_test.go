@@ -157,13 +157,19 @@ func generatedDocx(n, touch int) []byte {
 			body.WriteString(`</w:tbl>`)
 		}
 	}
+	return wordPackage(body.String())
+}
+
+// wordPackage is a Word document with the given body content (and a
+// styles part: Normal, Heading1).
+func wordPackage(body string) []byte {
 	const w = `xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"`
 	return testdoc.ZipMap(map[string]string{
-		"[Content_Types].xml":          `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/><Override PartName="/word/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"/></Types>`,
+		"[Content_Types].xml": `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/><Override PartName="/word/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"/></Types>`,
 		"_rels/.rels":                  `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`,
 		"word/_rels/document.xml.rels": `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/></Relationships>`,
 		"word/styles.xml":              `<?xml version="1.0" encoding="UTF-8"?><w:styles ` + w + `><w:docDefaults><w:rPrDefault><w:rPr><w:rFonts w:ascii="Calibri"/><w:sz w:val="22"/></w:rPr></w:rPrDefault></w:docDefaults><w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/></w:style><w:style w:type="paragraph" w:styleId="Heading1"><w:name w:val="heading 1"/><w:basedOn w:val="Normal"/><w:rPr><w:sz w:val="32"/></w:rPr></w:style></w:styles>`,
-		"word/document.xml":            `<?xml version="1.0" encoding="UTF-8"?><w:document ` + w + `><w:body>` + body.String() + `<w:sectPr/></w:body></w:document>`,
+		"word/document.xml":            `<?xml version="1.0" encoding="UTF-8"?><w:document ` + w + ` xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"><w:body>` + body + `<w:sectPr/></w:body></w:document>`,
 	})
 }
 
@@ -214,6 +220,12 @@ func generatedWorkbook(rows, changed int) []byte {
 	for i := 0; i < 1000; i++ {
 		fmt.Fprintf(&sst, `<si><t>label %d</t></si>`, i)
 	}
+	return workbookPackage(sheet.String(), sst.String())
+}
+
+// workbookPackage is a workbook of one sheet "Data" with the given
+// sheetData content and shared strings (si elements).
+func workbookPackage(sheetData, sst string) []byte {
 	const ns = `xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"`
 	const rel = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 	return testdoc.ZipMap(map[string]string{
@@ -222,8 +234,8 @@ func generatedWorkbook(rows, changed int) []byte {
 		"xl/_rels/workbook.xml.rels": `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="` + rel + `/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="` + rel + `/sharedStrings" Target="sharedStrings.xml"/><Relationship Id="rId3" Type="` + rel + `/styles" Target="styles.xml"/></Relationships>`,
 		"xl/workbook.xml":            `<?xml version="1.0" encoding="UTF-8"?><workbook ` + ns + ` xmlns:r="` + rel + `"><sheets><sheet name="Data" sheetId="1" r:id="rId1"/></sheets></workbook>`,
 		"xl/styles.xml":              `<?xml version="1.0" encoding="UTF-8"?><styleSheet ` + ns + `><fonts count="1"><font><sz val="11"/><name val="Calibri"/></font></fonts><fills count="1"><fill><patternFill patternType="none"/></fill></fills><cellXfs count="2"><xf numFmtId="0" fontId="0" fillId="0"/><xf numFmtId="4" fontId="0" fillId="0"/></cellXfs></styleSheet>`,
-		"xl/sharedStrings.xml":       `<?xml version="1.0" encoding="UTF-8"?><sst ` + ns + ` count="1000" uniqueCount="1000">` + sst.String() + `</sst>`,
-		"xl/worksheets/sheet1.xml":   `<?xml version="1.0" encoding="UTF-8"?><worksheet ` + ns + `><sheetData>` + sheet.String() + `</sheetData></worksheet>`,
+		"xl/sharedStrings.xml":       `<?xml version="1.0" encoding="UTF-8"?><sst ` + ns + `>` + sst + `</sst>`,
+		"xl/worksheets/sheet1.xml":   `<?xml version="1.0" encoding="UTF-8"?><worksheet ` + ns + `><sheetData>` + sheetData + `</sheetData></worksheet>`,
 	})
 }
 

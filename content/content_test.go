@@ -307,6 +307,22 @@ func TestSheetRenamedAndCellFormat(t *testing.T) {
 	}
 }
 
+// Formatting under a merged range does not show (openpyxl rewrites it on
+// every save): not a change. A visible cell's number format is.
+func TestCellFormat(t *testing.T) {
+	a := corpusBytes(t, budgetXlsx)
+	b := edit(t, a, map[string]func(string) string{
+		"xl/worksheets/sheet1.xml": replacer(t,
+			`<c r="F4" s="18"/>`, `<c r="F4" s="0"/>`,
+			`<c r="C5" s="1"><v>2500</v></c>`, `<c r="C5" s="0"><v>2500</v></c>`),
+	})
+	ch := only(t, diffBytes(t, a, b))
+	if ch.Kind != KindFormat || ch.Where != "'Simple Monthly Budget'!C5" || ch.Lost || ch.Text != "2500" ||
+		ch.Before != `number format "$"#,##0.00` || ch.After != "number format General" || ch.Detail != `number format "$"#,##0.00 → General on 1 cell` {
+		t.Errorf("got %+v", ch)
+	}
+}
+
 // A shared formula written out in full (as openpyxl saves it) is the same
 // content; a change in one of its cells shows the formula Excel derives.
 func TestSharedFormula(t *testing.T) {

@@ -55,6 +55,9 @@ type fmtDiff struct {
 	styleB string
 	style  bool
 	any    bool
+	// styleLabel and styleNone name Format.Style in descriptions
+	// ("style", "none"; Excel: "number format", "General").
+	styleLabel, styleNone string
 }
 
 func newFmtDiff() *fmtDiff {
@@ -212,6 +215,9 @@ func (d *fmtDiff) describe(one, many string) (before, after, detail string) {
 		st := d.values[k]
 		if len(st.order) == 0 {
 			continue
+		}
+		if vp.name == "style" && d.styleLabel != "" {
+			vp.name, vp.none = d.styleLabel, d.styleNone
 		}
 		keys := append([][2]string(nil), st.order...)
 		sort.SliceStable(keys, func(i, j int) bool { return st.counts[keys[i]] > st.counts[keys[j]] })

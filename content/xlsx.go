@@ -301,15 +301,15 @@ func numFmtCode(id int, custom map[int]string) string {
 		if strings.EqualFold(c, "General") {
 			return ""
 		}
-		return "number format " + c
+		return c
 	}
 	if id == 0 {
 		return ""
 	}
 	if c, ok := builtinNumFmts[id]; ok {
-		return "number format " + c
+		return c
 	}
-	return "number format " + strconv.Itoa(id)
+	return "built-in format " + strconv.Itoa(id)
 }
 
 // cellInfo is one <c> as read.
@@ -341,6 +341,68 @@ type sheetScanner struct {
 	inF     bool
 	inIs    int
 	rPh     int
+	merges  []cellRange // the sheet's merged ranges (mergeCell/@ref)
+}
+
+// cellRange is a rectangle of cells, inclusive.
+type cellRange struct{ r0, c0, r1, c1 int }
+
+// parseRange reads "B2:D4" (or "B2").
+func parseRange(s string) (cellRange, bool) {
+	a, b, _ := strings.Cut(s, ":")
+	if b == "" {
+		b = a
+	}
+	r0, c0, ok1 := parseA1(strings.ReplaceAll(a, "$", ""))
+	r1, c1, ok2 := parseA1(strings.ReplaceAll(b, "$", ""))
+	if !ok1 || !ok2 {
+		return cellRange{}, false
+	}
+	return cellRange{min(r0, r1), min(c0, c1), max(r0, r1), max(c0, c1)}, true
+}
+
+// mergeIndex finds the merged range covering a cell.
+type mergeIndex struct {
+	byRow map[int][]int // row → ranges of at most mergeRows rows
+	tall  []int         // the taller ranges
+	rs    []cellRange
+}
+
+const mergeRows = 16
+
+func newMergeIndex(rs []cellRange) *mergeIndex {
+	m := &mergeIndex{byRow: map[int][]int{}, rs: rs}
+	for i, r := range rs {
+		if r.r1-r.r0 >= mergeRows {
+			m.tall = append(m.tall, i)
+			continue
+		}
+		for row := r.r0; row <= r.r1; row++ {
+			m.byRow[row] = append(m.byRow[row], i)
+		}
+	}
+	return m
+}
+
+// hidden reports whether the cell is inside a merged range without being
+// its top-left cell: Excel shows only the top-left cell's content and
+// formatting over the whole range (§18.3.1.55).
+func (m *mergeIndex) hidden(row, col int) bool {
+	check := func(i int) bool {
+		r := m.rs[i]
+		return row >= r.r0 && row <= r.r1 && col >= r.c0 && col <= r.c1 && (row != r.r0 || col != r.c0)
+	}
+	for _, i := range m.byRow[row] {
+		if check(i) {
+			return true
+		}
+	}
+	for _, i := range m.tall {
+		if check(i) {
+			return true
+		}
+	}
+	return false
 }
 
 // sml is isSML with the namespace string of the last match remembered:
@@ -362,6 +424,12 @@ func (h *sheetScanner) sml(e *formats.Element, local string) bool {
 
 func (h *sheetScanner) Start(e *formats.Element) {
 	switch {
+	case e.Depth == 3 && h.sml(e, "mergeCell"):
+		if ref, ok := e.Get("", "ref"); ok {
+			if r, ok := parseRange(ref); ok {
+				h.merges = append(h.merges, r)
+			}
+		}
 	case e.Depth == 3 && h.sml(e, "row") && h.sml(e.Parent, "sheetData"):
 		if r, ok := e.Get("", "r"); ok {
 			if n, err := strconv.Atoi(r); err == nil {
@@ -829,12 +897,14 @@ func (d *bookDiff) sheetPair(ctx context.Context, sa, sb *xSheet) (string, error
 		// About 30 bytes of XML a cell; a little more room than that.
 		recs = make([]cellRec, 0, min(e.Size/24, 1<<24))
 	}
-	whyA := scanPart(ctx, d.ba.p, sa.part, &sheetScanner{fn: func(ci *cellInfo) {
+	scanA := &sheetScanner{}
+	scanA.fn = func(ci *cellInfo) {
 		h, f := cha.content(ci), d.ba.cellFormat(ci.s)
 		if h != 0 || d.ba.formats.list[f] != d.ba.formats.list[d.ba.defFmt] {
 			recs = append(recs, cellRec{key: cellKey(ci.row, ci.col), content: h, fmt: f})
 		}
-	}})
+	}
+	whyA := scanPart(ctx, d.ba.p, sa.part, scanA)
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
@@ -853,7 +923,8 @@ func (d *bookDiff) sheetPair(ctx context.Context, sa, sb *xSheet) (string, error
 	// ones listed); the original's are read again afterwards.
 	room := c.max - len(c.changes)
 	rawB := map[uint64]*cellRaw{}
-	whyB := scanPart(ctx, d.bb.p, sb.part, &sheetScanner{fn: func(ci *cellInfo) {
+	scanB := &sheetScanner{}
+	scanB.fn = func(ci *cellInfo) {
 		h, f := chb.content(ci), d.bb.cellFormat(ci.s)
 		styled := fb.list[f] != defB
 		if h != 0 || styled {
@@ -879,14 +950,15 @@ func (d *bookDiff) sheetPair(ctx context.Context, sa, sb *xSheet) (string, error
 		}
 		if ch.content || ch.style {
 			ch.inB = h != 0
-			if ch.content && h != 0 && len(rawB) < room {
+			if h != 0 && len(rawB) < room {
 				rawB[k] = rawCell(ci, chb.masters)
 			}
 			changes = append(changes, ch)
 		} else if found {
 			c.sum.Unchanged++
 		}
-	}})
+	}
+	whyB := scanPart(ctx, d.bb.p, sb.part, scanB)
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
@@ -905,6 +977,30 @@ func (d *bookDiff) sheetPair(ctx context.Context, sa, sb *xSheet) (string, error
 	}
 	c.sum.UnitsBefore += len(recs)
 	recs = nil
+	// Formatting of a cell hidden under a merged range in both files does
+	// not show (openpyxl rewrites those cells' styles on every save).
+	styled := false
+	for _, ch := range changes {
+		styled = styled || ch.style
+	}
+	if styled && len(scanA.merges) > 0 && len(scanB.merges) > 0 {
+		ma, mb := newMergeIndex(scanA.merges), newMergeIndex(scanB.merges)
+		kept := changes[:0]
+		for _, ch := range changes {
+			if ch.style {
+				row, col := keyRowCol(ch.key)
+				if ma.hidden(row, col) && mb.hidden(row, col) {
+					ch.style = false
+				}
+			}
+			if ch.content || ch.style {
+				kept = append(kept, ch)
+			} else {
+				c.sum.Unchanged++
+			}
+		}
+		changes = kept
+	}
 	slices.SortStableFunc(changes, func(x, y cellChange) int { return cmpKey(x.key, y.key) })
 	return d.report(ctx, sa, sb, changes, unitsB, rawB)
 }
@@ -982,6 +1078,7 @@ func (d *bookDiff) report(ctx context.Context, sa, sb *xSheet, changes []cellCha
 		}
 		if ch.style {
 			fd := newFmtDiff()
+			fd.styleLabel, fd.styleNone = "number format", "General"
 			fd.record(0, d.ba.formats.list[ch.fa], d.bb.formats.list[ch.fb])
 			before, after, detail := fd.describe("cell", "cells")
 			lost := fd.lost()
