@@ -1,11 +1,14 @@
 package content
 
 import (
+	"bytes"
 	"encoding/json"
 	"math/rand"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/editaudit/editaudit/formats"
 )
 
 func TestCommonSubsequenceIsValid(t *testing.T) {
@@ -249,5 +252,50 @@ func TestMaxUnits(t *testing.T) {
 	}
 	if r.Status != StatusPartial || len(r.Changes) != 0 || r.Summary.UnitsBefore != 0 || !strings.Contains(r.Message, "more than 10 paragraphs") {
 		t.Errorf("got %s %q %+v", r.Status, r.Message, r.Summary)
+	}
+}
+
+// units extracts the units of a package (all stories in order).
+func units(t *testing.T, data []byte) []*unit {
+	t.Helper()
+	p, err := formats.Open(t.Context(), bytes.NewReader(data), int64(len(data)), "test", formats.DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := extract(t.Context(), p, newExtraction(1000), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(x.failed) > 0 {
+		t.Fatalf("failed: %v", x.failed)
+	}
+	var out []*unit
+	for _, s := range x.stories {
+		out = append(out, s.units...)
+	}
+	return out
+}
+
+// A text box is read once (its mc:Choice, not the VML Fallback that
+// repeats it), deleted text is not text, and locations follow DESIGN.md.
+func TestWordUnits(t *testing.T) {
+	doc := wordPackage(`<w:p><w:r><w:t xml:space="preserve">Before </w:t></w:r><w:r><mc:AlternateContent><mc:Choice Requires="wps"><w:drawing><w:txbxContent><w:p><w:r><w:t>In the box</w:t></w:r></w:p></w:txbxContent></w:drawing></mc:Choice><mc:Fallback><w:pict><w:txbxContent><w:p><w:r><w:t>In the box</w:t></w:r></w:p></w:txbxContent></w:pict></mc:Fallback></mc:AlternateContent></w:r><w:r><w:t>after</w:t></w:r></w:p>` +
+		`<w:p><w:del><w:r><w:delText>gone </w:delText></w:r></w:del><w:ins><w:r><w:t>kept</w:t></w:r></w:ins><w:r><w:tab/><w:t>x</w:t></w:r></w:p>` +
+		`<w:tbl><w:tr><w:tc><w:p><w:r><w:t>a</w:t></w:r></w:p><w:p><w:r><w:t>b</w:t></w:r></w:p></w:tc><w:tc><w:tbl><w:tr><w:tc><w:p><w:r><w:t>nested</w:t></w:r></w:p></w:tc></w:tr></w:tbl><w:p/></w:tc></w:tr></w:tbl>`)
+	var got []string
+	for _, u := range units(t, doc) {
+		got = append(got, u.where+"="+u.text)
+	}
+	want := []string{
+		"body paragraph 1=Before after",
+		"body text box 1, paragraph 1=In the box",
+		"body paragraph 2=kept\tx",
+		"body table 1, row 1, cell 1=a",
+		"body table 1, row 1, cell 1, paragraph 2=b",
+		"body table 1, row 1, cell 2, table 1, row 1, cell 1=nested",
+		"body table 1, row 1, cell 2=",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

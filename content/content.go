@@ -191,15 +191,7 @@ func diffExtractions(xa, xb *extraction, c *collector) []string {
 	if _, whole := xa.failed[""]; whole {
 		return notes
 	}
-	if xa.formatsUnknown != "" || xb.formatsUnknown != "" {
-		c.noFormats = true
-		if xa.formatsUnknown != "" {
-			notes = append(notes, "formatting was not compared: in the original, "+xa.formatsUnknown)
-		}
-		if xb.formatsUnknown != "" {
-			notes = append(notes, "formatting was not compared: in the edited file, "+xb.formatsUnknown)
-		}
-	}
+	notes = append(notes, c.formatsUnknown(xa.formatsUnknown, xb.formatsUnknown)...)
 	if _, whole := xb.failed[""]; whole {
 		return notes
 	}
@@ -260,6 +252,20 @@ func diffExtractions(xa, xb *extraction, c *collector) []string {
 		c.alignStories(ua, drop(sb.units), xa.formats, xb.formats)
 	}
 	emitOnlyA(len(xa.stories))
+	return notes
+}
+
+// formatsUnknown turns off the formatting comparison when the formatting
+// of either file cannot be resolved (why not, per file; "" when it can),
+// and returns the notes saying so.
+func (c *collector) formatsUnknown(original, edited string) []string {
+	var notes []string
+	for _, n := range []struct{ side, why string }{{"the original", original}, {"the edited file", edited}} {
+		if n.why != "" {
+			c.noFormats = true
+			notes = append(notes, "formatting was not compared: in "+n.side+", "+n.why)
+		}
+	}
 	return notes
 }
 

@@ -238,6 +238,22 @@ func TestSlideTitle(t *testing.T) {
 	}
 }
 
+// python-pptx's text_frame.text = … writes runs without properties: the
+// slide's direct bold, font and colour are lost, the text is the same.
+func TestSlideRunRewrite(t *testing.T) {
+	a := corpusBytes(t, "pptx/oxsdk_typical-deck.pptx")
+	b := edit(t, a, map[string]func(string) string{"ppt/slides/slide10.xml": func(s string) string {
+		end := strings.Index(s, "<a:t>Ovals and rectangles are used the most</a:t></a:r>")
+		start := strings.LastIndex(s[:end], "<a:r>")
+		return s[:start] + "<a:r>" + s[end:]
+	}})
+	ch := only(t, diffBytes(t, a, b))
+	if ch.Kind != KindFormat || !strings.HasPrefix(ch.Where, "slide 10, shape '") || !ch.Lost ||
+		ch.Detail != "1 bold run became plain; font Arial → the default font on 1 run; colour scheme:bg1 → automatic on 1 run" {
+		t.Errorf("got %+v", ch)
+	}
+}
+
 func TestSlideDeletedAndNotes(t *testing.T) {
 	a := corpusBytes(t, "pptx/oxsdk_typical-deck.pptx")
 	// The notes of slide 2 change; slide 3 leaves the slide list.
@@ -353,6 +369,15 @@ func TestHangulParagraphs(t *testing.T) {
 	ch := only(t, diffBytes(t, a, b))
 	if ch.Kind != KindText || ch.Where != "section 1, header 1, paragraph 1" || ch.Part != "Contents/section0.xml" ||
 		ch.Before != "머리말 테스트" || ch.After != "머리말 시험" || ch.Detail != `replaced "테스트" with "시험"` {
+		t.Errorf("got %+v", ch)
+	}
+	// Another character shape (header.xml's charPr) for the same text.
+	b = edit(t, a, map[string]func(string) string{
+		"Contents/section0.xml": replacer(t, `<hp:run charPrIDRef="2"><hp:t>머리말 테스트</hp:t>`, `<hp:run charPrIDRef="0"><hp:t>머리말 테스트</hp:t>`),
+	})
+	ch = only(t, diffBytes(t, a, b))
+	if ch.Kind != KindFormat || ch.Where != "section 1, header 1, paragraph 1" || ch.Lost ||
+		ch.Detail != "font 함초롬돋움 → 함초롬바탕 on 1 run; size 9pt → 10pt on 1 run" {
 		t.Errorf("got %+v", ch)
 	}
 	a = corpusBytes(t, hwpxTable)

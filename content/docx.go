@@ -373,7 +373,6 @@ func (h *wordStylesHandler) End(e *formats.Element) {
 // Element kinds of the Word handler's stack.
 const (
 	wkOther uint8 = iota
-	wkAlt
 	wkContainer
 	wkTbl
 	wkTr
@@ -415,8 +414,8 @@ type wordHandler struct {
 	label       string
 	units       []*unit
 	kinds       []uint8
-	alt         []int // choices seen per open mc:AlternateContent
-	skip        int   // depth inside skipped markup
+	mc          mcState
+	skip        int // depth inside skipped markup (deletions, note separators)
 	locs        []wLoc
 	paras       []*wPara
 	free        []*builder
@@ -459,26 +458,9 @@ func (h *wordHandler) Start(e *formats.Element) {
 		h.skip++
 		return
 	}
-	if e.Name.Space == docx.NSMC {
-		switch e.Name.Local {
-		case "AlternateContent":
-			h.alt = append(h.alt, 0)
-			h.push(wkAlt)
-			return
-		case "Choice":
-			// Markup compatibility (ECMA-376 Part 3 §10.2): the first
-			// Choice is read, further Choices and the Fallback repeat it.
-			if n := len(h.alt); n > 0 {
-				h.alt[n-1]++
-				if h.alt[n-1] > 1 {
-					h.skip = 1
-					return
-				}
-			}
-		case "Fallback":
-			h.skip = 1
-			return
-		}
+	if skipped, mc := h.mc.start(e); skipped {
+		return
+	} else if mc {
 		h.push(wkOther)
 		return
 	}
@@ -663,7 +645,7 @@ func (h *wordHandler) special(e *formats.Element) {
 
 // Text implements formats.Handler.
 func (h *wordHandler) Text(e *formats.Element, t []byte) {
-	if h.skip > 0 || e.Name.Local != "t" || !h.w(e) || !h.wNamed(e.Parent, "r") {
+	if h.skip > 0 || h.mc.skip > 0 || e.Name.Local != "t" || !h.w(e) || !h.wNamed(e.Parent, "r") {
 		return
 	}
 	if p := h.para(); p != nil {
@@ -677,6 +659,9 @@ func (h *wordHandler) End(e *formats.Element) {
 		h.skip--
 		return
 	}
+	if h.mc.end(e) {
+		return
+	}
 	n := len(h.kinds)
 	if n == 0 {
 		return
@@ -684,8 +669,6 @@ func (h *wordHandler) End(e *formats.Element) {
 	k := h.kinds[n-1]
 	h.kinds = h.kinds[:n-1]
 	switch k {
-	case wkAlt:
-		h.alt = h.alt[:len(h.alt)-1]
 	case wkContainer, wkTbl, wkTr, wkTc:
 		h.locs = h.locs[:len(h.locs)-1]
 	case wkP:

@@ -2,8 +2,6 @@ package content
 
 import (
 	"context"
-	"net/url"
-	"path"
 	"regexp"
 	"strconv"
 	"strings"
@@ -19,80 +17,21 @@ func isHancom(e *formats.Element, local string) bool {
 	return e != nil && e.Name.Local == local && strings.HasPrefix(e.Name.Space, "http://www.hancom.co.kr/hwpml/")
 }
 
-var hwpxSectionName = regexp.MustCompile(`(?i)(^|/)section\d+\.xml$`)
+var hwpxSectionName = regexp.MustCompile(`(?i)^contents/section\d+\.xml$`)
 
-// hwpxManifest reads the rootfile's manifest and spine.
-type hwpxManifest struct {
-	formats.NopHandler
-	items map[string]string // id → href
-	spine []string          // idrefs
-}
-
-func (h *hwpxManifest) Start(e *formats.Element) {
-	if e.Parent == nil {
-		return
-	}
-	switch {
-	case e.Name.Local == "item" && e.Parent.Name.Local == "manifest":
-		id, _ := e.Get("", "id")
-		href, _ := e.Get("", "href")
-		if _, dup := h.items[id]; !dup {
-			h.items[id] = href
-		}
-	case e.Name.Local == "itemref" && e.Parent.Name.Local == "spine":
-		idref, _ := e.Get("", "idref")
-		h.spine = append(h.spine, idref)
-	}
-}
-
-// hwpxResolve finds the part an href of the package document names:
-// relative to the package root (as Hancom writes it) or to the package
-// document (the OPF rule).
-func hwpxResolve(p *formats.Package, hpf, href string) string {
-	h := strings.ReplaceAll(href, `\`, "/")
-	if i := strings.IndexAny(h, "#?"); i >= 0 {
-		h = h[:i]
-	}
-	if u, err := url.PathUnescape(h); err == nil {
-		h = u
-	}
-	if h == "" {
-		return ""
-	}
-	for _, c := range []string{strings.TrimPrefix(path.Clean(h), "/"), path.Join(path.Dir(hpf), h)} {
-		if e := p.Entry(c); e != nil && !e.Dir {
-			return e.Part
-		}
-	}
-	return ""
-}
-
-// hwpxParts returns the section parts in reading order (the spine of
-// content.hpf, else Contents/section*.xml in natural order) and the
-// header part.
-func hwpxParts(ctx context.Context, p *formats.Package) (sections []string, header string) {
-	hpf := hwpx.DefaultRootfile
-	m := &hwpxManifest{items: map[string]string{}}
-	if p.Has(hpf) {
-		scanPart(ctx, p, p.Entry(hpf).Part, m)
-	}
-	for _, id := range m.spine {
-		if part := hwpxResolve(p, hpf, m.items[id]); part != "" && hwpxSectionName.MatchString(part) {
+// hwpxParts returns the section parts, Contents/section*.xml in natural
+// order, and the header part. Hangul reads the sections content.hpf's spine
+// lists, in its order; in every real file of the corpus that is this
+// order. (formats/hwpx reads the spine but does not export it; reading it
+// again here would copy that code.)
+func hwpxParts(p *formats.Package) (sections []string, header string) {
+	for _, part := range p.PartsUnder("Contents/") {
+		if hwpxSectionName.MatchString(part) {
 			sections = append(sections, part)
 		}
 	}
-	if len(sections) == 0 {
-		for _, part := range p.PartsUnder("Contents/") {
-			if hwpxSectionName.MatchString(part) {
-				sections = append(sections, part)
-			}
-		}
-	}
-	if href, ok := m.items["header"]; ok {
-		header = hwpxResolve(p, hpf, href)
-	}
-	if header == "" && p.Has(hwpx.DefaultHeader) {
-		header = p.Entry(hwpx.DefaultHeader).Part
+	if e := p.Entry(hwpx.DefaultHeader); e != nil {
+		header = e.Part
 	}
 	return sections, header
 }
@@ -173,7 +112,7 @@ func (h *hwpxHeaderHandler) End(e *formats.Element) {
 // extractHwpx reads the paragraphs (table cells, headers, footers, notes
 // and text boxes included) of every section; each section is a story.
 func extractHwpx(ctx context.Context, p *formats.Package, x *extraction) error {
-	sections, header := hwpxParts(ctx, p)
+	sections, header := hwpxParts(p)
 	hd := &hwpxHeader{fonts: map[string]string{}, chars: map[string]Format{}, styles: map[string]string{}}
 	x.contextPart = header
 	if header == "" {

@@ -135,8 +135,7 @@ type slideHandler struct {
 	slide     int
 	notes     bool
 	units     []*unit
-	alt       []int
-	skip      int
+	mc        mcState
 	shapes    []pShape
 	bodies    []pBody
 	para      *builder
@@ -165,24 +164,7 @@ func isShape(e *formats.Element) bool {
 
 // Start implements formats.Handler.
 func (h *slideHandler) Start(e *formats.Element) {
-	if h.skip > 0 {
-		h.skip++
-		return
-	}
-	if e.Name.Space == pptx.NSMarkupCompat {
-		switch e.Name.Local {
-		case "AlternateContent":
-			h.alt = append(h.alt, 0)
-		case "Choice":
-			if n := len(h.alt); n > 0 {
-				h.alt[n-1]++
-				if h.alt[n-1] > 1 {
-					h.skip = 1
-				}
-			}
-		case "Fallback":
-			h.skip = 1
-		}
+	if _, mc := h.mc.start(e); mc {
 		return
 	}
 	switch {
@@ -324,7 +306,7 @@ func (h *slideHandler) runFormat() int32 {
 
 // Text implements formats.Handler.
 func (h *slideHandler) Text(e *formats.Element, t []byte) {
-	if h.skip > 0 || !h.inPara || !h.inRun || !isANamed(e, "t") {
+	if h.mc.skip > 0 || !h.inPara || !h.inRun || !isANamed(e, "t") {
 		return
 	}
 	h.para.add(t, h.runFormat())
@@ -332,15 +314,10 @@ func (h *slideHandler) Text(e *formats.Element, t []byte) {
 
 // End implements formats.Handler.
 func (h *slideHandler) End(e *formats.Element) {
-	if h.skip > 0 {
-		h.skip--
+	if h.mc.end(e) || e.Name.Space == nsMC {
 		return
 	}
 	switch {
-	case e.Name.Space == pptx.NSMarkupCompat && e.Name.Local == "AlternateContent":
-		if n := len(h.alt); n > 0 {
-			h.alt = h.alt[:n-1]
-		}
 	case isShape(e):
 		if n := len(h.shapes); n > 0 {
 			h.shapes = h.shapes[:n-1]

@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/editaudit/editaudit/formats"
 )
 
 // Format is the resolved formatting of a run of text: what a reader sees,
@@ -149,27 +151,25 @@ func (b *builder) reset() {
 // add appends text in format f, merging with the previous run when the
 // format is the same.
 func (b *builder) add(t []byte, f int32) {
-	if len(t) == 0 {
-		return
-	}
 	b.text = append(b.text, t...)
-	if n := len(b.runs); n > 0 && b.runs[n-1].f == f {
-		b.runs[n-1].n += int32(len(t))
-		return
-	}
-	b.runs = append(b.runs, run{n: int32(len(t)), f: f})
+	b.extend(len(t), f)
 }
 
 func (b *builder) addString(s string, f int32) {
-	if s == "" {
-		return
-	}
 	b.text = append(b.text, s...)
-	if n := len(b.runs); n > 0 && b.runs[n-1].f == f {
-		b.runs[n-1].n += int32(len(s))
+	b.extend(len(s), f)
+}
+
+// extend counts n more bytes of text in format f.
+func (b *builder) extend(n int, f int32) {
+	if n == 0 {
 		return
 	}
-	b.runs = append(b.runs, run{n: int32(len(s)), f: f})
+	if k := len(b.runs); k > 0 && b.runs[k-1].f == f {
+		b.runs[k-1].n += int32(n)
+		return
+	}
+	b.runs = append(b.runs, run{n: int32(n), f: f})
 }
 
 // unit makes the unit of the text collected so far.
@@ -367,4 +367,58 @@ func oneLine(s string) string {
 		}
 		return r
 	}, s)
+}
+
+// nsMC is the markup-compatibility namespace (ECMA-376 Part 3), the same in
+// Transitional and Strict.
+const nsMC = "http://schemas.openxmlformats.org/markup-compatibility/2006"
+
+// mcState follows markup compatibility (ECMA-376 Part 3 §10.2) during a
+// scan: of an mc:AlternateContent only the first mc:Choice is read;
+// further Choices and the Fallback repeat its content for older readers
+// (Word writes every text box twice) and are skipped.
+type mcState struct {
+	alt  []int // choices seen per open mc:AlternateContent
+	skip int   // depth inside skipped markup (0: reading)
+}
+
+// start handles a start tag. It reports whether e (and everything inside
+// it) is skipped, and whether e is an mc element the caller must not
+// interpret (AlternateContent, the Choice read).
+func (m *mcState) start(e *formats.Element) (skipped, mc bool) {
+	if m.skip > 0 {
+		m.skip++
+		return true, true
+	}
+	if e.Name.Space != nsMC {
+		return false, false
+	}
+	switch e.Name.Local {
+	case "AlternateContent":
+		m.alt = append(m.alt, 0)
+	case "Choice":
+		if n := len(m.alt); n > 0 {
+			m.alt[n-1]++
+			if m.alt[n-1] > 1 {
+				m.skip = 1
+				return true, true
+			}
+		}
+	case "Fallback":
+		m.skip = 1
+		return true, true
+	}
+	return false, true
+}
+
+// end handles an end tag and reports whether it closes skipped markup.
+func (m *mcState) end(e *formats.Element) bool {
+	if m.skip > 0 {
+		m.skip--
+		return true
+	}
+	if e.Name.Space == nsMC && e.Name.Local == "AlternateContent" && len(m.alt) > 0 {
+		m.alt = m.alt[:len(m.alt)-1]
+	}
+	return false
 }

@@ -702,15 +702,7 @@ func diffWorkbooks(ctx context.Context, pa, pb *formats.Package, c *collector) (
 	if len(notes) > 0 {
 		return notes, nil
 	}
-	if ba.noFormat != "" || bb.noFormat != "" {
-		c.noFormats = true
-		if ba.noFormat != "" {
-			notes = append(notes, "formatting was not compared: in the original, "+ba.noFormat)
-		}
-		if bb.noFormat != "" {
-			notes = append(notes, "formatting was not compared: in the edited file, "+bb.noFormat)
-		}
-	}
+	notes = append(notes, c.formatsUnknown(ba.noFormat, bb.noFormat)...)
 	// Match sheets by name (Excel compares names case-insensitively), then
 	// the rest by sheetId (a rename keeps it).
 	matchA := make([]int, len(ba.sheets))
@@ -1077,9 +1069,7 @@ func (d *bookDiff) report(ctx context.Context, sa, sb *xSheet, changes []cellCha
 			c.add(Change{Kind: KindCell, Part: sb.part, Where: where, Before: before, After: after, Detail: cellDetail(ra, rb)})
 		}
 		if ch.style {
-			fd := newFmtDiff()
-			fd.styleLabel, fd.styleNone = "number format", "General"
-			fd.record(0, d.ba.formats.list[ch.fa], d.bb.formats.list[ch.fb])
+			fd := d.cellFormats(ch)
 			before, after, detail := fd.describe("cell", "cells")
 			lost := fd.lost()
 			if lost {
@@ -1099,14 +1089,20 @@ func (d *bookDiff) report(ctx context.Context, sa, sb *xSheet, changes []cellCha
 		}
 		if ch.style {
 			c.truncated++
-			fd := newFmtDiff()
-			fd.record(0, d.ba.formats.list[ch.fa], d.bb.formats.list[ch.fb])
-			if fd.lost() {
+			if d.cellFormats(ch).lost() {
 				c.sum.FormattingLost++
 			}
 		}
 	}
 	return "", nil
+}
+
+// cellFormats compares the formats of a changed cell.
+func (d *bookDiff) cellFormats(ch cellChange) *fmtDiff {
+	fd := newFmtDiff()
+	fd.styleLabel, fd.styleNone = "number format", "General"
+	fd.record(0, d.ba.formats.list[ch.fa], d.bb.formats.list[ch.fb])
+	return fd
 }
 
 // sheetRef writes a sheet name as formulas do: quoted when it is not a
