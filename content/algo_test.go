@@ -185,6 +185,26 @@ func TestNumbers(t *testing.T) {
 	}
 }
 
+func TestNumberFormatsAndColours(t *testing.T) {
+	for _, c := range [][2]string{{`"$"#,##0.00`, `\$#,##0.00`}, {`$#,##0`, `"$"#,##0`}, {`[Red]-0.0 "kg"`, `[Red]\-0.0\ \k\g`}, {`yyyy/mm/dd`, `yyyy"/"mm"/"dd`}} {
+		if canonicalNumFmt(c[0]) != canonicalNumFmt(c[1]) {
+			t.Errorf("%q and %q: %q ≠ %q", c[0], c[1], canonicalNumFmt(c[0]), canonicalNumFmt(c[1]))
+		}
+	}
+	if canonicalNumFmt("0.00") == canonicalNumFmt("0.0") {
+		t.Error("different formats compare equal")
+	}
+	// The lt2 colour of the budget workbook's theme, 10% darker: what
+	// LibreOffice writes out for theme="2" tint="-0.0999…".
+	if got := applyTint("D6ECFF", -9.9978637043366805e-2); got != "A7D6FF" {
+		t.Errorf("tint: %s", got)
+	}
+	// §18.8.19: tint -1 is black, +1 white.
+	if applyTint("4E5B6F", -1) != "000000" || applyTint("4E5B6F", 1) != "FFFFFF" {
+		t.Errorf("tint ±1: %s %s", applyTint("4E5B6F", -1), applyTint("4E5B6F", 1))
+	}
+}
+
 // The JSON of a Result is the DESIGN.md contract.
 func TestResultJSON(t *testing.T) {
 	r := &Result{Status: StatusOK, Changes: []Change{{Kind: KindText, Part: "word/document.xml", Where: "body paragraph 12", Before: "a", After: "b"}}}

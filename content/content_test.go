@@ -239,7 +239,9 @@ func TestSlideTitle(t *testing.T) {
 }
 
 // python-pptx's text_frame.text = … writes runs without properties: the
-// slide's direct bold, font and colour are lost, the text is the same.
+// run's direct bold, font and colour are lost, the text is the same; what
+// it shows now is inherited (the presentation's default text style: the
+// theme's minor font Tahoma, colour tx1 = black).
 func TestSlideRunRewrite(t *testing.T) {
 	a := corpusBytes(t, "pptx/oxsdk_typical-deck.pptx")
 	b := edit(t, a, map[string]func(string) string{"ppt/slides/slide10.xml": func(s string) string {
@@ -248,9 +250,28 @@ func TestSlideRunRewrite(t *testing.T) {
 		return s[:start] + "<a:r>" + s[end:]
 	}})
 	ch := only(t, diffBytes(t, a, b))
-	if ch.Kind != KindFormat || !strings.HasPrefix(ch.Where, "slide 10, shape '") || !ch.Lost ||
-		ch.Detail != "1 bold run became plain; font Arial → the default font on 1 run; colour scheme:bg1 → automatic on 1 run" {
+	if ch.Kind != KindFormat || ch.Where != "slide 10, shape 'Oval 4'" || !ch.Lost ||
+		ch.Detail != "1 bold run became plain; font Arial → Tahoma on 1 run; colour FFFFFF → 000000 on 1 run" {
 		t.Errorf("got %+v", ch)
+	}
+}
+
+// Slide 6's title inherits bold from its master's title style: a run that
+// says b="1" as well shows nothing new; b="0" makes it plain.
+func TestSlideInheritedFormatting(t *testing.T) {
+	a := corpusBytes(t, "pptx/poi_real-deck-aascu-5864.pptx")
+	run := `<a:rPr lang="en-US" sz="3200" dirty="0" smtClean="0"><a:solidFill><a:srgbClr val="C00000"/></a:solidFill></a:rPr><a:t>Failing to prepare millions </a:t>`
+	with := func(attr string) []byte {
+		return edit(t, a, map[string]func(string) string{
+			"ppt/slides/slide6.xml": replacer(t, run, strings.Replace(run, `sz="3200"`, `sz="3200" `+attr, 1)),
+		})
+	}
+	if r := diffBytes(t, a, with(`b="1"`)); r.Status != StatusOK || len(r.Changes) != 0 {
+		t.Errorf("explicit inherited bold: %s %+v", r.Status, r.Changes)
+	}
+	ch := only(t, diffBytes(t, a, with(`b="0"`)))
+	if ch.Kind != KindFormat || ch.Where != "slide 6, shape 'Rectangle 2'" || ch.Detail != "1 bold run became plain" {
+		t.Errorf("b=0: got %+v", ch)
 	}
 }
 

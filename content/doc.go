@@ -26,8 +26,13 @@
 // by equal text elsewhere (a moved paragraph) or reported inserted or
 // deleted. Inside a changed unit a word-level diff says what changed.
 // Formatting is compared character by character over the text the two
-// versions share; rsid attributes, proofing marks, language tags and run
-// splits are not formatting. Excel cells are compared by address within
+// versions share, as a reader sees it: Word through the style hierarchy
+// and the theme's fonts, PowerPoint through placeholder inheritance
+// (pptxstyle.go), colours as RGB (theme colours, tints and lumMod/lumOff
+// applied), Excel number formats with their literals written one way;
+// rsid attributes, proofing marks, language tags and run splits are not
+// formatting, nor are the cached results of fields Word recomputes (page
+// numbers, dates). Excel cells are compared by address within
 // sheets matched by name (then by sheetId: a rename), a formula by its
 // relative form (a shared formula and the same formulas written out in
 // full are equal); a formula's cached value is not content.
@@ -55,11 +60,13 @@
 //     "section 1, header 1, paragraph 1" (also footer, footnote, endnote,
 //     text box).
 //
-// Not compared: Word equations (OMML), field codes, numbering labels and
-// images; PowerPoint layouts, masters, charts and SmartArt, and formatting
-// inherited from placeholders (only direct run formatting); Excel comments,
-// defined names, charts, and cells' borders and alignment; formatting of
-// Excel cells hidden under a merged range.
+// Not compared: Word equations (OMML), field codes, numbering labels,
+// images, and toggle properties as toggles (a bold character style on
+// bold paragraph text counts as bold); PowerPoint layouts', masters',
+// charts' and SmartArt text, table styles, and colour modifiers other than
+// lumMod/lumOff (compared as written); Excel comments, defined names,
+// charts, and cells' borders and alignment; formatting of Excel cells
+// hidden under a merged range.
 //
 // It imports formats and the namespace constants of formats/docx, pptx,
 // xlsx and hwpx only; it must not import audit, reports, pixeldiff,

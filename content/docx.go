@@ -33,11 +33,28 @@ func extractDocx(ctx context.Context, p *formats.Package, x *extraction) error {
 	st := newWordStyles()
 	if r := rels.ByType("styles"); len(r) > 0 && !r[0].External && p.Has(r[0].Resolved) {
 		part := p.Entry(r[0].Resolved).Part
-		x.contextPart = part
+		x.contextParts = append(x.contextParts, part)
 		if why := scanPart(ctx, p, part, &wordStylesHandler{st: st}); why != "" {
 			x.formatsUnknown = part + " did not parse (" + why + ")"
 			st = newWordStyles()
 		}
+	} else {
+		x.contextParts = append(x.contextParts, "")
+	}
+	// Theme fonts ("+Body", w:asciiTheme="minorHAnsi") name the theme's
+	// typefaces; they are compared by name, so that a writer that spells
+	// out the typeface (LibreOffice does) changes nothing.
+	if r := rels.ByType("theme"); len(r) > 0 && !r[0].External && p.Has(r[0].Resolved) {
+		part := p.Entry(r[0].Resolved).Part
+		x.contextParts = append(x.contextParts, part)
+		th := &themeFontsHandler{fonts: map[string]string{}}
+		if why := scanPart(ctx, p, part, th); why != "" {
+			x.formatsUnknown = part + " did not parse (" + why + ")"
+		} else {
+			st.themeFonts = th.fonts
+		}
+	} else {
+		x.contextParts = append(x.contextParts, "")
 	}
 	parts := []string{p.Entry(p.MainPart).Part}
 	seen := map[string]bool{strings.ToLower(p.MainPart): true}
@@ -64,7 +81,7 @@ func extractDocx(ctx context.Context, p *formats.Package, x *extraction) error {
 		parts = append(parts, group...)
 	}
 	stylesSame := x.from != nil && x.formatsUnknown == "" && x.from.xa.formatsUnknown == "" &&
-		x.sameContext(ctx, p, x.from.xa.contextPart, x.contextPart)
+		x.sameContext(ctx, p, x.from.xa.contextParts, x.contextParts)
 	for _, part := range parts {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -124,6 +141,7 @@ const (
 // rprops is a partial set of run properties: set says which are given.
 type rprops struct {
 	set                             uint16
+	link                            bool // a PowerPoint hyperlink (a:hlinkClick)
 	bold, italic, underline, strike bool
 	font, size, color, highlight    string
 	shading                         string
@@ -209,8 +227,10 @@ func (p *rprops) parse(e *formats.Element) {
 			p.size, p.set = halfPoints(v), p.set|rpSize
 		}
 	case "color":
+		// w:val is the colour shown; Word writes the theme colour it came
+		// from beside it (§17.3.2.6), which other writers drop.
 		v, _ := e.GetAny("val")
-		if t, ok := e.GetAny("themeColor"); ok && t != "" {
+		if t, ok := e.GetAny("themeColor"); ok && t != "" && v == "" {
 			v = "theme:" + t
 		}
 		if strings.EqualFold(v, "auto") {
@@ -244,9 +264,12 @@ func halfPoints(v string) string {
 	return strconv.Itoa(n/2) + ".5pt"
 }
 
-func (p rprops) format(charStyle string) Format {
+func (p rprops) format(charStyle string, themeFonts map[string]string) Format {
 	f := Format{Bold: p.bold, Italic: p.italic, Underline: p.underline, Strike: p.strike,
 		Font: p.font, Size: p.size, Color: p.color, Highlight: p.highlight, Style: charStyle}
+	if t, ok := strings.CutPrefix(f.Font, "theme:"); ok && themeFonts[t] != "" {
+		f.Font = themeFonts[t]
+	}
 	if f.Highlight == "" && p.shading != "" {
 		f.Highlight = "shading " + p.shading
 	}
@@ -265,6 +288,7 @@ type wordStyle struct {
 // Toggle properties are treated as plain overrides, not toggled (§17.7.3);
 // a table style's conditional formatting is not applied.
 type wordStyles struct {
+	themeFonts  map[string]string // minorHAnsi → Calibri (ST_Theme, §17.18.96)
 	defaults    rprops
 	styles      map[string]*wordStyle
 	defaultPara string
@@ -325,11 +349,43 @@ func (s *wordStyles) resolve(pStyle, rStyle string, direct rprops) Format {
 		p.merge(s.chain(rStyle))
 	}
 	p.merge(direct)
-	f := p.format(rStyle)
+	f := p.format(rStyle, s.themeFonts)
+	if f.Size == "" {
+		// §17.3.2.38: a size never applied in the style hierarchy is
+		// 10 points.
+		f.Size = "10pt"
+	}
 	if len(s.cache) < 1<<16 {
 		s.cache[k] = f
 	}
 	return f
+}
+
+// themeFontsHandler reads the theme's major and minor fonts (DrawingML
+// a:fontScheme, ECMA-376 Part 1 §20.1.4.1.18) under the names w:rFonts
+// uses for them (ST_Theme).
+type themeFontsHandler struct {
+	formats.NopHandler
+	fonts map[string]string
+}
+
+func (h *themeFontsHandler) Start(e *formats.Element) {
+	if e.Parent == nil || (e.Parent.Name.Local != "majorFont" && e.Parent.Name.Local != "minorFont") {
+		return
+	}
+	face, _ := e.Get("", "typeface")
+	if face == "" {
+		return
+	}
+	kind := strings.TrimSuffix(e.Parent.Name.Local, "Font") // major, minor
+	switch e.Name.Local {
+	case "latin":
+		h.fonts[kind+"HAnsi"], h.fonts[kind+"Ascii"] = face, face
+	case "ea":
+		h.fonts[kind+"EastAsia"] = face
+	case "cs":
+		h.fonts[kind+"Bidi"] = face
+	}
 }
 
 // wordStylesHandler reads styles.xml.
@@ -414,6 +470,7 @@ type wordHandler struct {
 	label       string
 	units       []*unit
 	kinds       []uint8
+	fields      []wField
 	mc          mcState
 	skip        int // depth inside skipped markup (deletions, note separators)
 	locs        []wLoc
@@ -529,8 +586,15 @@ func (h *wordHandler) Start(e *formats.Element) {
 			p.pStyle, _ = e.GetAny("val")
 		}
 	case "tab", "br", "cr", "noBreakHyphen", "sym":
-		if h.wNamed(e.Parent, "r") {
+		if h.wNamed(e.Parent, "r") && !h.volatileResult() {
 			h.special(e)
+		}
+	case "fldChar":
+		h.fieldChar(e)
+	case "fldSimple":
+		if instr, _ := e.GetAny("instr"); volatileField(instr) {
+			h.skip = 1
+			return
 		}
 	default:
 		if h.wNamed(e.Parent, "rPr") && h.wNamed(e.Parent.Parent, "r") {
@@ -645,12 +709,66 @@ func (h *wordHandler) special(e *formats.Element) {
 
 // Text implements formats.Handler.
 func (h *wordHandler) Text(e *formats.Element, t []byte) {
-	if h.skip > 0 || h.mc.skip > 0 || e.Name.Local != "t" || !h.w(e) || !h.wNamed(e.Parent, "r") {
+	if h.skip > 0 || h.mc.skip > 0 || !h.w(e) || !h.wNamed(e.Parent, "r") {
 		return
 	}
-	if p := h.para(); p != nil {
-		p.b.add(t, h.format(p))
+	switch e.Name.Local {
+	case "t":
+		if p := h.para(); p != nil && !h.volatileResult() {
+			p.b.add(t, h.format(p))
+		}
+	case "instrText":
+		if n := len(h.fields); n > 0 && !h.fields[n-1].result && len(h.fields[n-1].instr) < 256 {
+			h.fields[n-1].instr += string(t)
+		}
 	}
+}
+
+// wField is an open complex field (§17.16.18: fldChar begin, instrText,
+// separate, the result, end).
+type wField struct {
+	instr            string
+	result, volatile bool
+}
+
+func (h *wordHandler) fieldChar(e *formats.Element) {
+	switch t, _ := e.GetAny("fldCharType"); t {
+	case "begin":
+		if len(h.fields) < 64 {
+			h.fields = append(h.fields, wField{})
+		}
+	case "separate":
+		if n := len(h.fields); n > 0 {
+			f := &h.fields[n-1]
+			f.result, f.volatile = true, volatileField(f.instr)
+		}
+	case "end":
+		if n := len(h.fields); n > 0 {
+			h.fields = h.fields[:n-1]
+		}
+	}
+}
+
+// volatileResult reports whether the text being read is the cached result
+// of a field the application recomputes (a page number): not content.
+func (h *wordHandler) volatileResult() bool {
+	for i := range h.fields {
+		if h.fields[i].result && h.fields[i].volatile {
+			return true
+		}
+	}
+	return false
+}
+
+// volatileFields are the fields whose result Word recomputes on opening,
+// printing or laying out the document (§17.16.5): their cached text changes
+// with every writer and layout and says nothing about the content.
+var volatileFields = map[string]bool{"PAGE": true, "NUMPAGES": true, "SECTIONPAGES": true, "SECTION": true,
+	"PAGEREF": true, "DATE": true, "TIME": true, "PRINTDATE": true, "SAVEDATE": true, "EDITTIME": true}
+
+func volatileField(instr string) bool {
+	f := strings.Fields(instr)
+	return len(f) > 0 && volatileFields[strings.ToUpper(f[0])]
 }
 
 // End implements formats.Handler.

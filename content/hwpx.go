@@ -114,7 +114,7 @@ func (h *hwpxHeaderHandler) End(e *formats.Element) {
 func extractHwpx(ctx context.Context, p *formats.Package, x *extraction) error {
 	sections, header := hwpxParts(p)
 	hd := &hwpxHeader{fonts: map[string]string{}, chars: map[string]Format{}, styles: map[string]string{}}
-	x.contextPart = header
+	x.contextParts = []string{header}
 	if header == "" {
 		x.formatsUnknown = "the package has no Contents/header.xml"
 	} else if why := scanPart(ctx, p, header, &hwpxHeaderHandler{hd: hd}); why != "" {
@@ -133,7 +133,7 @@ func extractHwpx(ctx context.Context, p *formats.Package, x *extraction) error {
 		return ctx.Err()
 	}
 	headerSame := x.from != nil && x.formatsUnknown == "" && x.from.xa.formatsUnknown == "" &&
-		x.sameContext(ctx, p, x.from.xa.contextPart, x.contextPart)
+		x.sameContext(ctx, p, x.from.xa.contextParts, x.contextParts)
 	for i, part := range sections {
 		if err := ctx.Err(); err != nil {
 			return err

@@ -2,6 +2,7 @@ package content
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -26,10 +27,15 @@ type slideEntry struct{ id, rid string }
 
 type presListHandler struct {
 	formats.NopHandler
-	slides []slideEntry
+	slides   []slideEntry
+	defaults pLevels
+	st       *pStyleHandler
 }
 
+func (h *presListHandler) End(e *formats.Element) { h.st.End(e) }
+
 func (h *presListHandler) Start(e *formats.Element) {
+	h.st.Start(e)
 	if e.Depth == 3 && e.Name.Local == "sldId" && isP(e) && e.Parent.Name.Local == "sldIdLst" {
 		id, _ := e.Get("", "id")
 		rid, ok := e.Get(formats.NSRelsT, "id")
@@ -52,11 +58,20 @@ func extractPptx(ctx context.Context, p *formats.Package, x *extraction) error {
 	}
 	pres := p.Entry(p.MainPart).Part
 	ph := &presListHandler{}
+	ph.st = &pStyleHandler{defaults: &ph.defaults}
 	if why := scanPart(ctx, p, pres, ph); why != "" {
 		x.fail("", pres, pres+" did not parse: "+why)
 		return ctx.Err()
 	}
 	rels := p.RelsOf(ctx, pres)
+	styles := &pptxStyles{defaults: ph.defaults, layouts: map[string]*pLayout{}, masters: map[string]*pMaster{}}
+	// Units of the original are reused only when what their formatting
+	// was resolved through is unchanged: the same default text style and
+	// the same layouts, masters and themes.
+	x.contextKey = fmt.Sprint(ph.defaults)
+	stylesSame := x.from != nil && x.from.xa.contextKey == x.contextKey &&
+		x.sameContext(ctx, p, x.from.xa.contextParts, x.from.xa.contextParts)
+	defer func() { x.contextParts = styles.parts }()
 	deck := &story{key: "deck", part: pres}
 	n := 0
 	for _, s := range ph.slides {
@@ -77,11 +92,12 @@ func extractPptx(ctx context.Context, p *formats.Package, x *extraction) error {
 			continue
 		}
 		part := p.Entry(r.Resolved).Part
-		pctx := key + "|" + strconv.Itoa(n)
-		if units, ok := x.reused(ctx, p, part, pctx); ok {
+		layout := styles.layoutOf(ctx, p, part)
+		pctx := key + "|" + strconv.Itoa(n) + "|" + styles.layoutName(layout)
+		if units, ok := x.reusedIf(stylesSame, ctx, p, part, pctx); ok {
 			deck.units = append(deck.units, units...)
 		} else {
-			h := newSlideHandler(x, part, key, n, false)
+			h := newSlideHandler(x, part, key, n, false, styles, layout)
 			if why := scanPart(ctx, p, part, h); why != "" {
 				x.fail(key, "slide "+strconv.Itoa(n)+" ("+part+")", why)
 				continue
@@ -95,11 +111,11 @@ func extractPptx(ctx context.Context, p *formats.Package, x *extraction) error {
 			}
 			npart := p.Entry(nr.Resolved).Part
 			nkey := "notes:" + key
-			if units, ok := x.reused(ctx, p, npart, nkey+"|"+strconv.Itoa(n)); ok {
+			if units, ok := x.reusedIf(stylesSame, ctx, p, npart, nkey+"|"+strconv.Itoa(n)); ok {
 				deck.units = append(deck.units, units...)
 				break
 			}
-			nh := newSlideHandler(x, npart, nkey, n, true)
+			nh := newSlideHandler(x, npart, nkey, n, true, styles, styles.notesLayout(ctx, p, npart))
 			if why := scanPart(ctx, p, npart, nh); why != "" {
 				x.fail(nkey, "the notes of slide "+strconv.Itoa(n)+" ("+npart+")", why)
 				break
@@ -116,7 +132,9 @@ func extractPptx(ctx context.Context, p *formats.Package, x *extraction) error {
 // pShape is an open shape (p:sp, p:graphicFrame, p:grpSp, p:cxnSp, p:pic).
 type pShape struct {
 	name, id, ph string
-	rows, cells  int // table rows, cells in the current row
+	idx          string  // the placeholder's idx
+	levels       pLevels // the shape's own list style
+	rows, cells  int     // table rows, cells in the current row
 	inTable      bool
 }
 
@@ -142,13 +160,22 @@ type slideHandler struct {
 	paraWhere string
 	paraScope string
 	inPara    bool
-	rp        Format
+	lvl       int // the paragraph's level (a:pPr/@lvl)
+	direct    rprops
 	fmt       int32
 	inRun     bool
+	rp        rPrReader
+	// the shape's own list style being read
+	lst      *pLevels
+	lstDepth int
+	lstLevel int
+	// styles resolves inherited formatting through layout (nil: unknown).
+	styles *pptxStyles
+	layout *pLayout
 }
 
-func newSlideHandler(x *extraction, part, key string, slide int, notes bool) *slideHandler {
-	return &slideHandler{x: x, part: part, key: key, slide: slide, notes: notes, para: &builder{}}
+func newSlideHandler(x *extraction, part, key string, slide int, notes bool, styles *pptxStyles, layout *pLayout) *slideHandler {
+	return &slideHandler{x: x, part: part, key: key, slide: slide, notes: notes, para: &builder{}, styles: styles, layout: layout}
 }
 
 func isShape(e *formats.Element) bool {
@@ -167,6 +194,10 @@ func (h *slideHandler) Start(e *formats.Element) {
 	if _, mc := h.mc.start(e); mc {
 		return
 	}
+	if h.rp.depth > 0 {
+		h.rp.start(e)
+		return
+	}
 	switch {
 	case isShape(e):
 		h.shapes = append(h.shapes, pShape{})
@@ -182,7 +213,14 @@ func (h *slideHandler) Start(e *formats.Element) {
 				t = "obj" // CT_Placeholder's default type
 			}
 			h.shapes[n-1].ph = t
+			h.shapes[n-1].idx, _ = e.Get("", "idx")
 		}
+	case isANamed(e, "lstStyle") && len(h.shapes) > 0 && len(h.bodies) > 0:
+		h.lst, h.lstDepth = &h.shapes[len(h.shapes)-1].levels, e.Depth
+	case h.lst != nil && e.Depth == h.lstDepth+1:
+		h.lstLevel = levelIndex(e.Name.Local)
+	case h.lst != nil && e.Depth == h.lstDepth+2 && h.lstLevel >= 0 && isANamed(e, "defRPr"):
+		h.rp.begin(e, &h.lst[h.lstLevel])
 	case isANamed(e, "tbl"):
 		if n := len(h.shapes); n > 0 {
 			h.shapes[n-1].inTable, h.shapes[n-1].rows = true, 0
@@ -202,6 +240,7 @@ func (h *slideHandler) Start(e *formats.Element) {
 		b := &h.bodies[len(h.bodies)-1]
 		b.n++
 		h.inPara = !b.skip
+		h.lvl = 0
 		if h.inPara {
 			h.para.reset()
 			h.paraWhere, h.paraScope = b.where, b.scope
@@ -209,19 +248,26 @@ func (h *slideHandler) Start(e *formats.Element) {
 				h.paraWhere += ", paragraph " + strconv.Itoa(b.n)
 			}
 		}
+	case h.inPara && isANamed(e, "pPr") && isANamed(e.Parent, "p"):
+		if v, ok := e.Get("", "lvl"); ok {
+			h.lvl, _ = strconv.Atoi(v)
+		}
 	case h.inPara && (isANamed(e, "r") || isANamed(e, "fld")):
-		h.inRun, h.rp, h.fmt = true, Format{}, -1
+		h.inRun, h.direct, h.fmt = true, rprops{}, -1
 	case h.inPara && h.inRun && isANamed(e, "rPr"):
-		h.runAttrs(e)
-	case h.inPara && h.inRun && isANamed(e, "latin") && isANamed(e.Parent, "rPr"):
-		h.rp.Font, _ = e.Get("", "typeface")
-	case h.inPara && h.inRun && isANamed(e.Parent, "solidFill") && isANamed(e.Parent.Parent, "rPr"):
-		h.rp.Color = drawingColor(e)
-	case h.inPara && h.inRun && isANamed(e.Parent, "highlight") && isANamed(e.Parent.Parent, "rPr"):
-		h.rp.Highlight = drawingColor(e)
+		h.rp.begin(e, &h.direct)
 	case h.inPara && isANamed(e, "br") && isANamed(e.Parent, "p"):
-		h.para.addString("\n", h.x.formats.intern(Format{}))
+		h.para.addString("\n", h.resolve(rprops{}))
 	}
+}
+
+// resolve interns the format of a run with direct properties d.
+func (h *slideHandler) resolve(d rprops) int32 {
+	var sh pShape
+	if n := len(h.shapes); n > 0 {
+		sh = h.shapes[n-1]
+	}
+	return h.x.formats.intern(h.styles.resolve(h.layout, &sh, h.lvl, d))
 }
 
 // drawingColor names a DrawingML colour element.
@@ -241,27 +287,6 @@ func drawingColor(e *formats.Element) string {
 		return "system:" + v
 	}
 	return e.Name.Local
-}
-
-// runAttrs reads a:rPr's attributes (CT_TextCharacterProperties).
-func (h *slideHandler) runAttrs(e *formats.Element) {
-	for _, a := range e.Attr {
-		if a.Name.Space != "" {
-			continue
-		}
-		switch a.Name.Local {
-		case "b":
-			h.rp.Bold = a.Value == "1" || a.Value == "true"
-		case "i":
-			h.rp.Italic = a.Value == "1" || a.Value == "true"
-		case "u":
-			h.rp.Underline = a.Value != "none"
-		case "strike":
-			h.rp.Strike = a.Value != "noStrike"
-		case "sz":
-			h.rp.Size = hundredthPoints(a.Value)
-		}
-	}
 }
 
 // hundredthPoints turns a DrawingML sz (hundredths of a point) into "24pt".
@@ -299,7 +324,7 @@ func (h *slideHandler) body() pBody {
 
 func (h *slideHandler) runFormat() int32 {
 	if h.fmt < 0 {
-		h.fmt = h.x.formats.intern(h.rp)
+		h.fmt = h.resolve(h.direct)
 	}
 	return h.fmt
 }
@@ -317,7 +342,13 @@ func (h *slideHandler) End(e *formats.Element) {
 	if h.mc.end(e) || e.Name.Space == nsMC {
 		return
 	}
+	if h.rp.depth > 0 {
+		h.rp.end(e)
+		return
+	}
 	switch {
+	case h.lst != nil && e.Depth == h.lstDepth:
+		h.lst = nil
 	case isShape(e):
 		if n := len(h.shapes); n > 0 {
 			h.shapes = h.shapes[:n-1]

@@ -70,18 +70,35 @@ func (x *extraction) reused(ctx context.Context, p *formats.Package, part, pctx 
 	return out, true
 }
 
-// sameContext reports whether a part both files have (styles.xml,
-// header.xml: what the units' formatting is resolved through) is the same
-// in both; partA is the original's name ("" when absent), partB the
+// sameContext reports whether the parts the units' formatting is resolved
+// through (styles.xml and the theme, header.xml) are the same in both
+// files; partsA are the original's names ("" when absent), partsB the
 // edited file's.
-func (x *extraction) sameContext(ctx context.Context, p *formats.Package, partA, partB string) bool {
-	if x.from == nil {
+func (x *extraction) sameContext(ctx context.Context, p *formats.Package, partsA, partsB []string) bool {
+	if x.from == nil || len(partsA) != len(partsB) {
 		return false
 	}
-	if partA == "" || partB == "" {
-		return partA == partB
+	for i := range partsA {
+		a, b := partsA[i], partsB[i]
+		if a == "" || b == "" {
+			if a != b {
+				return false
+			}
+			continue
+		}
+		if !sameBytes(ctx, x.from.pa, a, p, b) {
+			return false
+		}
 	}
-	return sameBytes(ctx, x.from.pa, partA, p, partB)
+	return true
+}
+
+// reusedIf is reused when cond holds.
+func (x *extraction) reusedIf(cond bool, ctx context.Context, p *formats.Package, part, pctx string) ([]*unit, bool) {
+	if !cond {
+		return nil, false
+	}
+	return x.reused(ctx, p, part, pctx)
 }
 
 // sameBytes reports whether part a of pa and part b of pb hold the same

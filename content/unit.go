@@ -108,9 +108,12 @@ type extraction struct {
 	// lets the edited file's extraction reuse them (reuse.go).
 	kept map[string]*partUnits
 	from *reuse
-	// contextPart is the part formatting is resolved through
-	// (word/styles.xml, Contents/header.xml; "" none).
-	contextPart string
+	// contextParts are the parts formatting is resolved through
+	// (word/styles.xml and the theme, Contents/header.xml; "" none).
+	contextParts []string
+	// contextKey is what else formatting depends on (PowerPoint: the
+	// presentation's default text style).
+	contextKey string
 }
 
 // take counts one more unit and reports whether it may be kept.

@@ -92,9 +92,16 @@ func readBook(ctx context.Context, p *formats.Package) (b *xBook, why string) {
 		b.sst = h.hashes
 	}
 	b.defFmt = b.formats.intern(Format{})
-	if r := rels.ByType("styles"); len(r) > 0 && !r[0].External && p.Has(r[0].Resolved) {
+	theme := &themeColorsHandler{colors: map[string]string{}}
+	if r := rels.ByType("theme"); len(r) > 0 && !r[0].External && p.Has(r[0].Resolved) {
 		part := p.Entry(r[0].Resolved).Part
-		h := &xStylesHandler{numFmts: map[int]string{}}
+		if why := scanPart(ctx, p, part, theme); why != "" {
+			b.noFormat = part + " did not parse (" + why + ")"
+		}
+	}
+	if r := rels.ByType("styles"); len(r) > 0 && !r[0].External && p.Has(r[0].Resolved) && b.noFormat == "" {
+		part := p.Entry(r[0].Resolved).Part
+		h := &xStylesHandler{numFmts: map[int]string{}, theme: theme.colors}
 		if why := scanPart(ctx, p, part, h); why != "" {
 			b.noFormat = part + " did not parse (" + why + ")"
 		} else {
@@ -191,6 +198,7 @@ func unescapeX(s string) string {
 // styles.xml (§18.8).
 type xStylesHandler struct {
 	formats.NopHandler
+	theme   map[string]string // the theme's colours (color.go)
 	fonts   []Format
 	fills   []string
 	numFmts map[int]string
@@ -233,7 +241,7 @@ func (h *xStylesHandler) Start(e *formats.Element) {
 		case "name":
 			h.font.Font = v
 		case "color":
-			h.font.Color = smlColor(e)
+			h.font.Color = smlColor(e, h.theme)
 		}
 	case e.Name.Local == "fill" && isSML(e.Parent, "fills"):
 		h.fills = append(h.fills, "")
@@ -242,7 +250,7 @@ func (h *xStylesHandler) Start(e *formats.Element) {
 		h.pattern, _ = e.Get("", "patternType")
 	case h.fill != nil && e.Name.Local == "fgColor" && isSML(e.Parent, "patternFill"):
 		if h.pattern != "" && h.pattern != "none" {
-			*h.fill = "fill " + smlColor(e)
+			*h.fill = "fill " + smlColor(e, h.theme)
 			if h.pattern != "solid" {
 				*h.fill += " " + h.pattern
 			}
@@ -269,24 +277,6 @@ func (h *xStylesHandler) End(e *formats.Element) {
 	}
 }
 
-// smlColor names a CT_Color (§18.8.9).
-func smlColor(e *formats.Element) string {
-	if v, ok := e.Get("", "rgb"); ok {
-		v = strings.ToUpper(v)
-		if len(v) == 8 {
-			v = v[2:] // ARGB: the alpha byte is ignored by Excel
-		}
-		return v
-	}
-	if v, ok := e.Get("", "theme"); ok {
-		return "theme:" + v
-	}
-	if v, ok := e.Get("", "indexed"); ok {
-		return "indexed:" + v
-	}
-	return ""
-}
-
 // builtinNumFmts are the number formats Excel knows by id (§18.8.30).
 var builtinNumFmts = map[int]string{
 	1: "0", 2: "0.00", 3: "#,##0", 4: "#,##0.00", 9: "0%", 10: "0.00%", 11: "0.00E+00",
@@ -301,7 +291,7 @@ func numFmtCode(id int, custom map[int]string) string {
 		if strings.EqualFold(c, "General") {
 			return ""
 		}
-		return c
+		return canonicalNumFmt(c)
 	}
 	if id == 0 {
 		return ""
@@ -310,6 +300,39 @@ func numFmtCode(id int, custom map[int]string) string {
 		return c
 	}
 	return "built-in format " + strconv.Itoa(id)
+}
+
+// canonicalNumFmt writes the literal text of a number format one way:
+// "$"#,##0, \$#,##0 and $#,##0 show the same (§18.8.31: a backslash or
+// quotes make a character literal; $ - + / ( ) : ! ^ & ' ~ { } < > = and
+// space are literal by themselves), so each literal run is written quoted.
+func canonicalNumFmt(code string) string {
+	var b, lit strings.Builder
+	flush := func() {
+		if lit.Len() > 0 {
+			b.WriteString(`"` + lit.String() + `"`)
+			lit.Reset()
+		}
+	}
+	rs := []rune(code)
+	for i := 0; i < len(rs); i++ {
+		switch c := rs[i]; {
+		case c == '\\' && i+1 < len(rs):
+			i++
+			lit.WriteRune(rs[i])
+		case c == '"':
+			for i++; i < len(rs) && rs[i] != '"'; i++ {
+				lit.WriteRune(rs[i])
+			}
+		case strings.ContainsRune("$-+/():!^&'~{}<>= ", c):
+			lit.WriteRune(c)
+		default:
+			flush()
+			b.WriteRune(c)
+		}
+	}
+	flush()
+	return b.String()
 }
 
 // cellInfo is one <c> as read.
