@@ -71,7 +71,12 @@ func extractPptx(ctx context.Context, p *formats.Package, x *extraction) error {
 	x.contextKey = fmt.Sprint(ph.defaults)
 	stylesSame := x.from != nil && x.from.xa.contextKey == x.contextKey &&
 		x.sameContext(ctx, p, x.from.xa.contextParts, x.from.xa.contextParts)
-	defer func() { x.contextParts = styles.parts }()
+	defer func() {
+		x.contextParts = styles.parts
+		if styles.unknown != "" {
+			x.formatsUnknown = styles.unknown
+		}
+	}()
 	deck := &story{key: "deck", part: pres}
 	n := 0
 	for _, s := range ph.slides {
@@ -92,12 +97,12 @@ func extractPptx(ctx context.Context, p *formats.Package, x *extraction) error {
 			continue
 		}
 		part := p.Entry(r.Resolved).Part
-		layout := styles.layoutOf(ctx, p, part)
-		pctx := key + "|" + strconv.Itoa(n) + "|" + styles.layoutName(layout)
+		lpart := layoutPart(ctx, p, part)
+		pctx := key + "|" + strconv.Itoa(n) + "|" + strings.ToLower(lpart)
 		if units, ok := x.reusedIf(stylesSame, ctx, p, part, pctx); ok {
 			deck.units = append(deck.units, units...)
 		} else {
-			h := newSlideHandler(x, part, key, n, false, styles, layout)
+			h := newSlideHandler(x, part, key, n, false, styles, styles.layoutOf(ctx, p, lpart))
 			if why := scanPart(ctx, p, part, h); why != "" {
 				x.fail(key, "slide "+strconv.Itoa(n)+" ("+part+")", why)
 				continue

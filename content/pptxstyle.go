@@ -69,16 +69,6 @@ type pptxStyles struct {
 	unknown string
 }
 
-// layoutName names a layout for reuse keys ("" for none).
-func (s *pptxStyles) layoutName(l *pLayout) string {
-	for name, x := range s.layouts {
-		if x == l {
-			return name
-		}
-	}
-	return ""
-}
-
 // masterOf reads (once) the master part and its theme.
 func (s *pptxStyles) masterOf(ctx context.Context, p *formats.Package, part string) *pMaster {
 	if m, ok := s.masters[strings.ToLower(part)]; ok {
@@ -108,35 +98,40 @@ func (s *pptxStyles) masterOf(ctx context.Context, p *formats.Package, part stri
 	return m
 }
 
-// layoutOf reads (once) a slide's layout and master; nil when the slide
-// has none.
-func (s *pptxStyles) layoutOf(ctx context.Context, p *formats.Package, slide string) *pLayout {
+// layoutPart names a slide's layout part ("" when it has none).
+func layoutPart(ctx context.Context, p *formats.Package, slide string) string {
 	for _, r := range p.RelsOf(ctx, slide).ByType("slideLayout") {
-		if r.External || !p.Has(r.Resolved) {
-			continue
+		if !r.External && p.Has(r.Resolved) {
+			return p.Entry(r.Resolved).Part
 		}
-		part := p.Entry(r.Resolved).Part
-		if l, ok := s.layouts[strings.ToLower(part)]; ok {
-			return l
-		}
-		l := &pLayout{}
-		s.layouts[strings.ToLower(part)] = l
-		s.parts = append(s.parts, part)
-		h := &pStyleHandler{}
-		if why := scanPart(ctx, p, part, h); why != "" {
-			s.unknown = part + " did not parse (" + why + ")"
-			return l
-		}
-		l.phs = h.phs
-		for _, mr := range p.RelsOf(ctx, part).ByType("slideMaster") {
-			if !mr.External && p.Has(mr.Resolved) {
-				l.master = s.masterOf(ctx, p, p.Entry(mr.Resolved).Part)
-				break
-			}
-		}
+	}
+	return ""
+}
+
+// layoutOf reads (once) a layout part and its master; nil for "".
+func (s *pptxStyles) layoutOf(ctx context.Context, p *formats.Package, part string) *pLayout {
+	if part == "" {
+		return nil
+	}
+	if l, ok := s.layouts[strings.ToLower(part)]; ok {
 		return l
 	}
-	return nil
+	l := &pLayout{}
+	s.layouts[strings.ToLower(part)] = l
+	s.parts = append(s.parts, part)
+	h := &pStyleHandler{}
+	if why := scanPart(ctx, p, part, h); why != "" {
+		s.unknown = part + " did not parse (" + why + ")"
+		return l
+	}
+	l.phs = h.phs
+	for _, mr := range p.RelsOf(ctx, part).ByType("slideMaster") {
+		if !mr.External && p.Has(mr.Resolved) {
+			l.master = s.masterOf(ctx, p, p.Entry(mr.Resolved).Part)
+			break
+		}
+	}
+	return l
 }
 
 // notesLayout is the notes master of a notes slide, as a layout without
