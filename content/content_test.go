@@ -344,6 +344,26 @@ func TestSheetRenamedAndCellFormat(t *testing.T) {
 	}
 }
 
+func TestSheetAddedAndRemoved(t *testing.T) {
+	a := corpusBytes(t, budgetXlsx)
+	b := edit(t, a, map[string]func(string) string{
+		"xl/workbook.xml": replacer(t, `<sheet name="Simple Monthly Budget" sheetId="1" r:id="rId1"/>`,
+			`<sheet name="Simple Monthly Budget" sheetId="1" r:id="rId1"/><sheet name="Copy" sheetId="2" r:id="rId1"/>`),
+	})
+	r := diffBytes(t, a, b)
+	ch := only(t, r)
+	if ch.Kind != KindInserted || ch.Where != "sheet 'Copy'" || ch.After != "Copy" || ch.Detail != "sheet added with 61 cells" ||
+		r.Summary.SheetsAdded != 1 || r.Summary.Inserted != 61 {
+		t.Errorf("added: %+v %+v", ch, r.Summary)
+	}
+	r = diffBytes(t, b, a)
+	ch = only(t, r)
+	if ch.Kind != KindDeleted || ch.Where != "sheet 'Copy'" || ch.Before != "Copy" || ch.Detail != "sheet removed with 61 cells" ||
+		r.Summary.SheetsRemoved != 1 || r.Summary.Deleted != 61 || r.Summary.Changed != 61 {
+		t.Errorf("removed: %+v %+v", ch, r.Summary)
+	}
+}
+
 // Formatting under a merged range does not show (openpyxl rewrites it on
 // every save): not a change. A visible cell's number format is.
 func TestCellFormat(t *testing.T) {

@@ -426,26 +426,6 @@ func (h *wordStylesHandler) End(e *formats.Element) {
 	}
 }
 
-// Element kinds of the Word handler's stack.
-const (
-	wkOther uint8 = iota
-	wkContainer
-	wkTbl
-	wkTr
-	wkTc
-	wkP
-)
-
-// wLoc is an open container, table, row or cell.
-type wLoc struct {
-	kind  uint8
-	where string // "body", "body table 2", "body table 2, row 3", …
-	sep   string // between a container label and what follows
-	scope string
-	n     int // paragraphs (container, cell), rows (table), cells (row)
-	tbls  int // tables directly inside (container, cell)
-}
-
 // wPara is an open paragraph.
 type wPara struct {
 	slot   int
@@ -463,32 +443,31 @@ type wPara struct {
 // wordHandler extracts the paragraphs of one Word part.
 type wordHandler struct {
 	formats.NopHandler
-	ns          string
-	x           *extraction
-	st          *wordStyles
-	part, key   string
-	label       string
-	units       []*unit
-	kinds       []uint8
-	fields      []wField
-	mc          mcState
-	skip        int // depth inside skipped markup (deletions, note separators)
-	locs        []wLoc
-	paras       []*wPara
-	free        []*builder
-	textBoxes   int
-	containerNo int
+	ns        string
+	x         *extraction
+	st        *wordStyles
+	part, key string
+	label     string
+	units     []*unit
+	kinds     []uint8
+	fields    []wField
+	mc        mcState
+	skip      int // depth inside skipped markup (deletions, note separators)
+	locs      locStack
+	paras     []*wPara
+	free      []*builder
+	textBoxes int
 }
 
 func newWordHandler(x *extraction, st *wordStyles, part, key, label string) *wordHandler {
-	return &wordHandler{x: x, st: st, part: part, key: key, label: label}
+	return &wordHandler{x: x, st: st, part: part, key: key, label: label, locs: locStack{fallback: label}}
 }
 
 func (h *wordHandler) push(k uint8) { h.kinds = append(h.kinds, k) }
 
 func (h *wordHandler) pushContainer(label, sep, scope string) {
-	h.locs = append(h.locs, wLoc{kind: wkContainer, where: label, sep: sep, scope: scope})
-	h.push(wkContainer)
+	h.locs.container(label, sep, scope)
+	h.push(kContainer)
 }
 
 // w reports whether e is in the WordprocessingML namespace, remembering
@@ -518,11 +497,11 @@ func (h *wordHandler) Start(e *formats.Element) {
 	if skipped, mc := h.mc.start(e); skipped {
 		return
 	} else if mc {
-		h.push(wkOther)
+		h.push(kOther)
 		return
 	}
 	if !h.w(e) {
-		h.push(wkOther)
+		h.push(kOther)
 		return
 	}
 	switch e.Name.Local {
@@ -556,22 +535,17 @@ func (h *wordHandler) Start(e *formats.Element) {
 		h.skip = 1
 		return
 	case "tbl":
-		h.openTable()
+		h.locs.table()
+		h.push(kTable)
 		return
 	case "tr":
-		if n := len(h.locs); n > 0 && h.locs[n-1].kind == wkTbl {
-			t := &h.locs[n-1]
-			t.n++
-			h.locs = append(h.locs, wLoc{kind: wkTr, where: t.where + ", row " + strconv.Itoa(t.n), scope: t.scope})
-			h.push(wkTr)
+		if h.locs.row() {
+			h.push(kRow)
 			return
 		}
 	case "tc":
-		if n := len(h.locs); n > 0 && h.locs[n-1].kind == wkTr {
-			r := &h.locs[n-1]
-			r.n++
-			h.locs = append(h.locs, wLoc{kind: wkTc, where: r.where + ", cell " + strconv.Itoa(r.n), sep: ", ", scope: r.scope + "|cell"})
-			h.push(wkTc)
+		if h.locs.cell() {
+			h.push(kCell)
 			return
 		}
 	case "p":
@@ -607,7 +581,7 @@ func (h *wordHandler) Start(e *formats.Element) {
 			}
 		}
 	}
-	h.push(wkOther)
+	h.push(kOther)
 }
 
 func (h *wordHandler) para() *wPara {
@@ -617,48 +591,8 @@ func (h *wordHandler) para() *wPara {
 	return nil
 }
 
-// openTable starts a table inside the innermost container or cell.
-func (h *wordHandler) openTable() {
-	where, scope := h.label+" (outside the body)", h.label
-	sep := " "
-	if n := len(h.locs); n > 0 {
-		l := &h.locs[n-1]
-		l.tbls++
-		where, sep, scope = l.where, l.sep, l.scope
-		if l.kind == wkTc {
-			sep = ", "
-		}
-		if sep == "" {
-			sep = ", "
-		}
-		where = where + sep + "table " + strconv.Itoa(l.tbls)
-	}
-	h.locs = append(h.locs, wLoc{kind: wkTbl, where: where, scope: scope})
-	h.push(wkTbl)
-}
-
 func (h *wordHandler) openParagraph() {
-	var where, scope string
-	if n := len(h.locs); n > 0 {
-		l := &h.locs[n-1]
-		l.n++
-		scope = l.scope
-		switch l.kind {
-		case wkContainer:
-			where = l.where + l.sep + "paragraph " + strconv.Itoa(l.n)
-		case wkTc:
-			where = l.where
-			if l.n > 1 {
-				where += ", paragraph " + strconv.Itoa(l.n)
-			}
-		default:
-			where = l.where + ", paragraph " + strconv.Itoa(l.n)
-		}
-	} else {
-		h.containerNo++
-		where = h.label + " paragraph " + strconv.Itoa(h.containerNo)
-		scope = h.label
-	}
+	where, scope := h.locs.paragraph()
 	var b *builder
 	if n := len(h.free); n > 0 {
 		b = h.free[n-1]
@@ -669,7 +603,7 @@ func (h *wordHandler) openParagraph() {
 	}
 	h.paras = append(h.paras, &wPara{slot: len(h.units), where: where, scope: scope, b: b, fmt: -1})
 	h.units = append(h.units, nil)
-	h.push(wkP)
+	h.push(kPara)
 }
 
 // format returns the format index of the current run of p.
@@ -787,9 +721,9 @@ func (h *wordHandler) End(e *formats.Element) {
 	k := h.kinds[n-1]
 	h.kinds = h.kinds[:n-1]
 	switch k {
-	case wkContainer, wkTbl, wkTr, wkTc:
-		h.locs = h.locs[:len(h.locs)-1]
-	case wkP:
+	case kContainer, kTable, kRow, kCell:
+		h.locs.pop()
+	case kPara:
 		p := h.paras[len(h.paras)-1]
 		h.paras = h.paras[:len(h.paras)-1]
 		if h.x.take() {

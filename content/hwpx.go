@@ -157,26 +157,6 @@ func extractHwpx(ctx context.Context, p *formats.Package, x *extraction) error {
 	return ctx.Err()
 }
 
-// Element kinds of the Hangul handler's stack.
-const (
-	hkOther uint8 = iota
-	hkContainer
-	hkTbl
-	hkTr
-	hkTc
-	hkP
-	hkRun
-)
-
-// hLoc is an open section, sub-list container, table, row or cell.
-type hLoc struct {
-	kind  uint8
-	where string
-	scope string
-	n     int // paragraphs, rows or cells
-	tbls  int
-}
-
 // hPara is an open paragraph.
 type hPara struct {
 	slot  int
@@ -196,13 +176,14 @@ type hwpxHandler struct {
 	label     string
 	units     []*unit
 	kinds     []uint8
-	locs      []hLoc
+	locs      locStack
 	paras     []*hPara
 	counters  map[string]int // headers, footers, notes, text boxes of the section
 }
 
 func newHwpxHandler(x *extraction, hd *hwpxHeader, part, key string, n int) *hwpxHandler {
-	return &hwpxHandler{x: x, hd: hd, part: part, key: key, label: "section " + strconv.Itoa(n), counters: map[string]int{}}
+	label := "section " + strconv.Itoa(n)
+	return &hwpxHandler{x: x, hd: hd, part: part, key: key, label: label, counters: map[string]int{}, locs: locStack{fallback: label}}
 }
 
 func (h *hwpxHandler) push(k uint8) { h.kinds = append(h.kinds, k) }
@@ -216,14 +197,14 @@ var subListLabels = map[string]string{
 // Start implements formats.Handler.
 func (h *hwpxHandler) Start(e *formats.Element) {
 	if !strings.HasPrefix(e.Name.Space, "http://www.hancom.co.kr/hwpml/") {
-		h.push(hkOther)
+		h.push(kOther)
 		return
 	}
 	switch e.Name.Local {
 	case "sec":
 		if e.Depth == 1 {
-			h.locs = append(h.locs, hLoc{kind: hkContainer, where: h.label, scope: h.key})
-			h.push(hkContainer)
+			h.locs.container(h.label, ", ", h.key)
+			h.push(kContainer)
 			return
 		}
 	case "subList":
@@ -234,32 +215,22 @@ func (h *hwpxHandler) Start(e *formats.Element) {
 			}
 			h.counters[name]++
 			where := h.label + ", " + name + " " + strconv.Itoa(h.counters[name])
-			h.locs = append(h.locs, hLoc{kind: hkContainer, where: where, scope: h.key + "/" + name})
-			h.push(hkContainer)
+			h.locs.container(where, ", ", h.key+"/"+name)
+			h.push(kContainer)
 			return
 		}
 	case "tbl":
-		if n := len(h.locs); n > 0 {
-			l := &h.locs[n-1]
-			l.tbls++
-			h.locs = append(h.locs, hLoc{kind: hkTbl, where: l.where + ", table " + strconv.Itoa(l.tbls), scope: l.scope})
-			h.push(hkTbl)
-			return
-		}
+		h.locs.table()
+		h.push(kTable)
+		return
 	case "tr":
-		if n := len(h.locs); n > 0 && h.locs[n-1].kind == hkTbl {
-			t := &h.locs[n-1]
-			t.n++
-			h.locs = append(h.locs, hLoc{kind: hkTr, where: t.where + ", row " + strconv.Itoa(t.n), scope: t.scope})
-			h.push(hkTr)
+		if h.locs.row() {
+			h.push(kRow)
 			return
 		}
 	case "tc":
-		if n := len(h.locs); n > 0 && h.locs[n-1].kind == hkTr {
-			r := &h.locs[n-1]
-			r.n++
-			h.locs = append(h.locs, hLoc{kind: hkTc, where: r.where + ", cell " + strconv.Itoa(r.n), scope: r.scope + "|cell"})
-			h.push(hkTc)
+		if h.locs.cell() {
+			h.push(kCell)
 			return
 		}
 	case "p":
@@ -269,7 +240,7 @@ func (h *hwpxHandler) Start(e *formats.Element) {
 		if p := h.para(); p != nil {
 			ref, _ := e.Get("", "charPrIDRef")
 			p.runs = append(p.runs, h.x.formats.intern(h.hd.chars[ref]))
-			h.push(hkRun)
+			h.push(kRun)
 			return
 		}
 	case "tab", "lineBreak", "nbSpace", "fwSpace", "hyphen":
@@ -280,7 +251,7 @@ func (h *hwpxHandler) Start(e *formats.Element) {
 			}
 		}
 	}
-	h.push(hkOther)
+	h.push(kOther)
 }
 
 func (h *hwpxHandler) para() *hPara {
@@ -298,21 +269,7 @@ func (h *hwpxHandler) runFormat(p *hPara) int32 {
 }
 
 func (h *hwpxHandler) openParagraph(e *formats.Element) {
-	where, scope := h.label+", paragraph", h.key
-	if n := len(h.locs); n > 0 {
-		l := &h.locs[n-1]
-		l.n++
-		scope = l.scope
-		switch {
-		case l.kind == hkTc:
-			where = l.where
-			if l.n > 1 {
-				where += ", paragraph " + strconv.Itoa(l.n)
-			}
-		default:
-			where = l.where + ", paragraph " + strconv.Itoa(l.n)
-		}
-	}
+	where, scope := h.locs.paragraph()
 	style := ""
 	if ref, ok := e.Get("", "styleIDRef"); ok {
 		style = h.hd.styles[ref]
@@ -322,7 +279,7 @@ func (h *hwpxHandler) openParagraph(e *formats.Element) {
 	}
 	h.paras = append(h.paras, &hPara{slot: len(h.units), where: where, scope: scope, style: style, b: &builder{}})
 	h.units = append(h.units, nil)
-	h.push(hkP)
+	h.push(kPara)
 }
 
 // Text implements formats.Handler.
@@ -344,15 +301,15 @@ func (h *hwpxHandler) End(e *formats.Element) {
 	k := h.kinds[n-1]
 	h.kinds = h.kinds[:n-1]
 	switch k {
-	case hkContainer, hkTbl, hkTr, hkTc:
-		h.locs = h.locs[:len(h.locs)-1]
-	case hkP:
+	case kContainer, kTable, kRow, kCell:
+		h.locs.pop()
+	case kPara:
 		p := h.paras[len(h.paras)-1]
 		h.paras = h.paras[:len(h.paras)-1]
 		if h.x.take() {
 			h.units[p.slot] = p.b.unit(h.key, h.part, p.where, p.scope, p.style)
 		}
-	case hkRun:
+	case kRun:
 		if p := h.para(); p != nil && len(p.runs) > 0 {
 			p.runs = p.runs[:len(p.runs)-1]
 		}

@@ -783,7 +783,7 @@ func diffWorkbooks(ctx context.Context, pa, pb *formats.Package, c *collector) (
 				continue
 			}
 			doneA[i] = true
-			if err := d.removedSheet(ctx, ba.sheets[i]); err != nil {
+			if err := d.sheetOnlyIn(ctx, ba.sheets[i], false); err != nil {
 				return err
 			}
 		}
@@ -795,7 +795,7 @@ func diffWorkbooks(ctx context.Context, pa, pb *formats.Package, c *collector) (
 		}
 		i := matchB[j]
 		if i < 0 {
-			if err := d.addedSheet(ctx, sb); err != nil {
+			if err := d.sheetOnlyIn(ctx, sb, true); err != nil {
 				return nil, err
 			}
 			continue
@@ -864,40 +864,37 @@ func countCells(ctx context.Context, b *xBook, s *xSheet) (int, string) {
 	return n, why
 }
 
-func (d *bookDiff) addedSheet(ctx context.Context, s *xSheet) error {
-	n, why := countCells(ctx, d.bb, s)
+// sheetOnlyIn reports a sheet only one file has (added: the edited
+// file), counting its cells as units inserted or deleted.
+func (d *bookDiff) sheetOnlyIn(ctx context.Context, s *xSheet, added bool) error {
+	b, verb := d.ba, "removed"
+	if added {
+		b, verb = d.bb, "added"
+	}
+	n, why := countCells(ctx, b, s)
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	c := d.c
-	c.sum.SheetsAdded++
-	detail := fmt.Sprintf("sheet added with %s", plural(n, "cell", "cells"))
+	detail := fmt.Sprintf("sheet %s with %s", verb, plural(n, "cell", "cells"))
 	if why != "" {
-		detail = "sheet added (its cells could not be read: " + why + ")"
-	} else {
+		detail = "sheet " + verb + " (its cells could not be read: " + why + ")"
+		n = 0
+	}
+	ch := Change{Part: s.part, Where: "sheet '" + s.name + "'", Detail: detail}
+	if added {
+		c.sum.SheetsAdded++
 		c.sum.UnitsAfter += n
 		c.sum.Inserted += n
-	}
-	c.add(Change{Kind: KindInserted, Part: s.part, Where: "sheet '" + s.name + "'", After: s.name, Detail: detail})
-	return nil
-}
-
-func (d *bookDiff) removedSheet(ctx context.Context, s *xSheet) error {
-	n, why := countCells(ctx, d.ba, s)
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	c := d.c
-	c.sum.SheetsRemoved++
-	detail := fmt.Sprintf("sheet removed with %s", plural(n, "cell", "cells"))
-	if why != "" {
-		detail = "sheet removed (its cells could not be read: " + why + ")"
+		ch.Kind, ch.After = KindInserted, s.name
 	} else {
+		c.sum.SheetsRemoved++
 		c.sum.UnitsBefore += n
 		c.sum.Deleted += n
 		c.sum.Changed += n
+		ch.Kind, ch.Before = KindDeleted, s.name
 	}
-	c.add(Change{Kind: KindDeleted, Part: s.part, Where: "sheet '" + s.name + "'", Before: s.name, Detail: detail})
+	c.add(ch)
 	return nil
 }
 
