@@ -219,18 +219,9 @@ func (h *hwpxHandler) Start(e *formats.Element) {
 			h.push(kContainer)
 			return
 		}
-	case "tbl":
-		h.locs.table()
-		h.push(kTable)
-		return
-	case "tr":
-		if h.locs.row() {
-			h.push(kRow)
-			return
-		}
-	case "tc":
-		if h.locs.cell() {
-			h.push(kCell)
+	case "tbl", "tr", "tc":
+		if k := h.locs.openTablePart(e.Name.Local); k != kOther {
+			h.push(k)
 			return
 		}
 	case "p":

@@ -52,6 +52,21 @@ func (ls *locStack) container(where, sep, scope string) {
 	ls.s = append(ls.s, loc{kind: kContainer, where: where, sep: sep, scope: scope})
 }
 
+// openTablePart opens the location of a tbl, tr or tc element and returns
+// its kind, or kOther when it opens none (a row outside a table).
+func (ls *locStack) openTablePart(local string) uint8 {
+	switch {
+	case local == "tbl":
+		ls.table()
+		return kTable
+	case local == "tr" && ls.row():
+		return kRow
+	case local == "tc" && ls.cell():
+		return kCell
+	}
+	return kOther
+}
+
 // table opens a table inside the innermost container or cell.
 func (ls *locStack) table() {
 	where, scope := ls.fallback+" (outside the body)", ls.fallback
