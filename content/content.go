@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"os"
 	"strings"
@@ -157,6 +158,7 @@ func partialResult(msg string) *Result {
 func extract(ctx context.Context, p *formats.Package, x *extraction, keep bool) (*extraction, error) {
 	if keep {
 		x.kept = map[string]*partUnits{}
+		x.hashes, x.seed = map[string]uint64{}, maphash.MakeSeed()
 	}
 	var err error
 	switch p.Format {
@@ -280,12 +282,22 @@ func describeFailure(key string, f failure, side string) string {
 // package's own scans did). It returns "" when the part was read to its
 // end, else why not.
 func scanPart(ctx context.Context, p *formats.Package, part string, h formats.Handler) string {
+	return scanPartHashed(ctx, p, part, h, nil)
+}
+
+// scanPartHashed is scanPart that also feeds the part's bytes to sum
+// (when not nil).
+func scanPartHashed(ctx context.Context, p *formats.Package, part string, h formats.Handler, sum io.Writer) string {
 	rc, err := p.OpenPart(part)
 	if err != nil {
 		return "cannot read the part: " + err.Error()
 	}
 	defer rc.Close()
-	res := formats.ScanXML(part, &ctxReader{ctx: ctx, r: rc}, p.Limits, h)
+	var r io.Reader = &ctxReader{ctx: ctx, r: rc}
+	if sum != nil {
+		r = io.TeeReader(r, sum)
+	}
+	res := formats.ScanXML(part, r, p.Limits, h)
 	if res.Complete {
 		return ""
 	}

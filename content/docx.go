@@ -34,7 +34,7 @@ func extractDocx(ctx context.Context, p *formats.Package, x *extraction) error {
 	if r := rels.ByType("styles"); len(r) > 0 && !r[0].External && p.Has(r[0].Resolved) {
 		part := p.Entry(r[0].Resolved).Part
 		x.contextParts = append(x.contextParts, part)
-		if why := scanPart(ctx, p, part, &wordStylesHandler{st: st}); why != "" {
+		if why := x.scanPart(ctx, p, part, &wordStylesHandler{st: st}); why != "" {
 			x.formatsUnknown = part + " did not parse (" + why + ")"
 			st = newWordStyles()
 		}
@@ -48,7 +48,7 @@ func extractDocx(ctx context.Context, p *formats.Package, x *extraction) error {
 		part := p.Entry(r[0].Resolved).Part
 		x.contextParts = append(x.contextParts, part)
 		th := &themeFontsHandler{fonts: map[string]string{}}
-		if why := scanPart(ctx, p, part, th); why != "" {
+		if why := x.scanPart(ctx, p, part, th); why != "" {
 			x.formatsUnknown = part + " did not parse (" + why + ")"
 		} else {
 			st.themeFonts = th.fonts
@@ -95,7 +95,7 @@ func extractDocx(ctx context.Context, p *formats.Package, x *extraction) error {
 			}
 		}
 		h := newWordHandler(x, st, part, key, label)
-		if why := scanPart(ctx, p, part, h); why != "" {
+		if why := x.scanPart(ctx, p, part, h); why != "" {
 			x.fail(key, part, why)
 			continue
 		}

@@ -117,7 +117,7 @@ func extractHwpx(ctx context.Context, p *formats.Package, x *extraction) error {
 	x.contextParts = []string{header}
 	if header == "" {
 		x.formatsUnknown = "the package has no Contents/header.xml"
-	} else if why := scanPart(ctx, p, header, &hwpxHeaderHandler{hd: hd}); why != "" {
+	} else if why := x.scanPart(ctx, p, header, &hwpxHeaderHandler{hd: hd}); why != "" {
 		x.formatsUnknown = header + " did not parse (" + why + ")"
 	}
 	for id, f := range hd.chars {
@@ -147,7 +147,7 @@ func extractHwpx(ctx context.Context, p *formats.Package, x *extraction) error {
 			}
 		}
 		h := newHwpxHandler(x, hd, part, key, i+1)
-		if why := scanPart(ctx, p, part, h); why != "" {
+		if why := x.scanPart(ctx, p, part, h); why != "" {
 			x.fail(key, part, why)
 			continue
 		}

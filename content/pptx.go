@@ -59,12 +59,12 @@ func extractPptx(ctx context.Context, p *formats.Package, x *extraction) error {
 	pres := p.Entry(p.MainPart).Part
 	ph := &presListHandler{}
 	ph.st = &pStyleHandler{defaults: &ph.defaults}
-	if why := scanPart(ctx, p, pres, ph); why != "" {
+	if why := x.scanPart(ctx, p, pres, ph); why != "" {
 		x.fail("", pres, pres+" did not parse: "+why)
 		return ctx.Err()
 	}
 	rels := p.RelsOf(ctx, pres)
-	styles := &pptxStyles{defaults: ph.defaults, layouts: map[string]*pLayout{}, masters: map[string]*pMaster{}}
+	styles := &pptxStyles{x: x, defaults: ph.defaults, layouts: map[string]*pLayout{}, masters: map[string]*pMaster{}}
 	// Units of the original are reused only when what their formatting
 	// was resolved through is unchanged: the same default text style and
 	// the same layouts, masters and themes.
@@ -103,7 +103,7 @@ func extractPptx(ctx context.Context, p *formats.Package, x *extraction) error {
 			deck.units = append(deck.units, units...)
 		} else {
 			h := newSlideHandler(x, part, key, n, false, styles, styles.layoutOf(ctx, p, lpart))
-			if why := scanPart(ctx, p, part, h); why != "" {
+			if why := x.scanPart(ctx, p, part, h); why != "" {
 				x.fail(key, "slide "+strconv.Itoa(n)+" ("+part+")", why)
 				continue
 			}
@@ -121,7 +121,7 @@ func extractPptx(ctx context.Context, p *formats.Package, x *extraction) error {
 				break
 			}
 			nh := newSlideHandler(x, npart, nkey, n, true, styles, styles.notesLayout(ctx, p, npart))
-			if why := scanPart(ctx, p, npart, nh); why != "" {
+			if why := x.scanPart(ctx, p, npart, nh); why != "" {
 				x.fail(nkey, "the notes of slide "+strconv.Itoa(n)+" ("+npart+")", why)
 				break
 			}

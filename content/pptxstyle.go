@@ -59,6 +59,7 @@ type pLayout struct {
 
 // pptxStyles caches the layouts and masters of one package.
 type pptxStyles struct {
+	x        *extraction // scans the parts
 	defaults pLevels
 	layouts  map[string]*pLayout
 	masters  map[string]*pMaster
@@ -78,7 +79,7 @@ func (s *pptxStyles) masterOf(ctx context.Context, p *formats.Package, part stri
 	s.masters[strings.ToLower(part)] = m
 	s.parts = append(s.parts, part)
 	h := &pStyleHandler{master: m}
-	if why := scanPart(ctx, p, part, h); why != "" {
+	if why := s.x.scanPart(ctx, p, part, h); why != "" {
 		s.unknown = part + " did not parse (" + why + ")"
 		return m
 	}
@@ -90,7 +91,7 @@ func (s *pptxStyles) masterOf(ctx context.Context, p *formats.Package, part stri
 		tpart := p.Entry(r.Resolved).Part
 		s.parts = append(s.parts, tpart)
 		th := &pThemeHandler{fonts: m.fonts, colors: &themeColorsHandler{colors: m.colors}}
-		if why := scanPart(ctx, p, tpart, th); why != "" {
+		if why := s.x.scanPart(ctx, p, tpart, th); why != "" {
 			s.unknown = tpart + " did not parse (" + why + ")"
 		}
 		break
@@ -120,7 +121,7 @@ func (s *pptxStyles) layoutOf(ctx context.Context, p *formats.Package, part stri
 	s.layouts[strings.ToLower(part)] = l
 	s.parts = append(s.parts, part)
 	h := &pStyleHandler{}
-	if why := scanPart(ctx, p, part, h); why != "" {
+	if why := s.x.scanPart(ctx, p, part, h); why != "" {
 		s.unknown = part + " did not parse (" + why + ")"
 		return l
 	}

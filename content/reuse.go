@@ -3,6 +3,7 @@ package content
 import (
 	"bytes"
 	"context"
+	"hash/maphash"
 	"io"
 	"strings"
 
@@ -30,6 +31,47 @@ type reuse struct {
 	parts map[string]*partUnits // lower-case part name → units
 }
 
+// scanPart scans a part of p; the original's extraction records a hash of
+// every part it reads completely, so that the edited file's can tell an
+// identical part by reading only its own copy.
+func (x *extraction) scanPart(ctx context.Context, p *formats.Package, part string, h formats.Handler) string {
+	if x.hashes == nil {
+		return scanPart(ctx, p, part, h)
+	}
+	var sum maphash.Hash
+	sum.SetSeed(x.seed)
+	why := scanPartHashed(ctx, p, part, h, &sum)
+	if why == "" {
+		x.hashes[strings.ToLower(part)] = sum.Sum64()
+	}
+	return why
+}
+
+// sameAsOriginal reports whether part b of p (the edited file) holds the
+// same bytes as part a of the original.
+func (x *extraction) sameAsOriginal(ctx context.Context, p *formats.Package, b, a string) bool {
+	xa := x.from.xa
+	want, ok := xa.hashes[strings.ToLower(a)]
+	if !ok {
+		return sameBytes(ctx, x.from.pa, a, p, b)
+	}
+	ea, eb := x.from.pa.Entry(a), p.Entry(b)
+	if ea == nil || eb == nil || ea.Size != eb.Size {
+		return false
+	}
+	rc, err := p.OpenPart(b)
+	if err != nil {
+		return false
+	}
+	defer rc.Close()
+	var sum maphash.Hash
+	sum.SetSeed(xa.seed)
+	if _, err := io.Copy(&sum, &ctxReader{ctx: ctx, r: rc}); err != nil {
+		return false
+	}
+	return sum.Sum64() == want
+}
+
 // keep records the units of a part (original side only).
 func (x *extraction) keep(part, ctx string, units []*unit) {
 	if x.kept == nil {
@@ -45,7 +87,7 @@ func (x *extraction) reused(ctx context.Context, p *formats.Package, part, pctx 
 		return nil, false
 	}
 	pu := x.from.parts[strings.ToLower(part)]
-	if pu == nil || pu.ctx != pctx || !sameBytes(ctx, x.from.pa, pu.part, p, part) {
+	if pu == nil || pu.ctx != pctx || !x.sameAsOriginal(ctx, p, part, pu.part) {
 		return nil, false
 	}
 	fa := x.from.xa.formats
@@ -86,7 +128,7 @@ func (x *extraction) sameContext(ctx context.Context, p *formats.Package, partsA
 			}
 			continue
 		}
-		if !sameBytes(ctx, x.from.pa, a, p, b) {
+		if !x.sameAsOriginal(ctx, p, b, a) {
 			return false
 		}
 	}

@@ -2,6 +2,7 @@ package content
 
 import (
 	"fmt"
+	"hash/maphash"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -114,6 +115,10 @@ type extraction struct {
 	// contextKey is what else formatting depends on (PowerPoint: the
 	// presentation's default text style).
 	contextKey string
+	// hashes of the parts read completely (the original's extraction,
+	// with seed), for sameAsOriginal.
+	hashes map[string]uint64
+	seed   maphash.Seed
 }
 
 // take counts one more unit and reports whether it may be kept.
