@@ -449,7 +449,6 @@ type wordHandler struct {
 	part, key string
 	label     string
 	units     []*unit
-	kinds     []uint8
 	fields    []wField
 	mc        mcState
 	skip      int // depth inside skipped markup (deletions, note separators)
@@ -463,7 +462,7 @@ func newWordHandler(x *extraction, st *wordStyles, part, key, label string) *wor
 	return &wordHandler{x: x, st: st, part: part, key: key, label: label, locs: locStack{fallback: label}}
 }
 
-func (h *wordHandler) push(k uint8) { h.kinds = append(h.kinds, k) }
+func (h *wordHandler) push(k uint8) { h.locs.push(k) }
 
 func (h *wordHandler) pushContainer(label, sep, scope string) {
 	h.locs.container(label, sep, scope)
@@ -705,15 +704,7 @@ func (h *wordHandler) End(e *formats.Element) {
 	if h.mc.end(e) {
 		return
 	}
-	n := len(h.kinds)
-	if n == 0 {
-		return
-	}
-	k := h.kinds[n-1]
-	h.kinds = h.kinds[:n-1]
-	switch k {
-	case kContainer, kTable, kRow, kCell:
-		h.locs.pop()
+	switch h.locs.end() {
 	case kPara:
 		p := h.paras[len(h.paras)-1]
 		h.paras = h.paras[:len(h.paras)-1]

@@ -175,7 +175,6 @@ type hwpxHandler struct {
 	part, key string
 	label     string
 	units     []*unit
-	kinds     []uint8
 	locs      locStack
 	paras     []*hPara
 	counters  map[string]int // headers, footers, notes, text boxes of the section
@@ -186,7 +185,7 @@ func newHwpxHandler(x *extraction, hd *hwpxHeader, part, key string, n int) *hwp
 	return &hwpxHandler{x: x, hd: hd, part: part, key: key, label: label, counters: map[string]int{}, locs: locStack{fallback: label}}
 }
 
-func (h *hwpxHandler) push(k uint8) { h.kinds = append(h.kinds, k) }
+func (h *hwpxHandler) push(k uint8) { h.locs.push(k) }
 
 // subListLabels names the containers of sub-lists.
 var subListLabels = map[string]string{
@@ -285,15 +284,7 @@ func (h *hwpxHandler) Text(e *formats.Element, t []byte) {
 
 // End implements formats.Handler.
 func (h *hwpxHandler) End(e *formats.Element) {
-	n := len(h.kinds)
-	if n == 0 {
-		return
-	}
-	k := h.kinds[n-1]
-	h.kinds = h.kinds[:n-1]
-	switch k {
-	case kContainer, kTable, kRow, kCell:
-		h.locs.pop()
+	switch h.locs.end() {
 	case kPara:
 		p := h.paras[len(h.paras)-1]
 		h.paras = h.paras[:len(h.paras)-1]

@@ -30,6 +30,9 @@ type loc struct {
 // way DESIGN.md writes them, for Word and Hangul alike.
 type locStack struct {
 	s []loc
+	// kinds has the kind of every open element of the part (kOther for
+	// most), so End knows what closes.
+	kinds []uint8
 	// fallback labels paragraphs and tables outside any container (a
 	// malformed part); loose counts those paragraphs.
 	fallback string
@@ -43,7 +46,24 @@ func (ls *locStack) top() *loc {
 	return nil
 }
 
-func (ls *locStack) pop() { ls.s = ls.s[:len(ls.s)-1] }
+// push records the kind of an element just opened.
+func (ls *locStack) push(k uint8) { ls.kinds = append(ls.kinds, k) }
+
+// end closes the innermost open element (closing its location, if it
+// opened one) and returns its kind.
+func (ls *locStack) end() uint8 {
+	n := len(ls.kinds)
+	if n == 0 {
+		return kOther
+	}
+	k := ls.kinds[n-1]
+	ls.kinds = ls.kinds[:n-1]
+	switch k {
+	case kContainer, kTable, kRow, kCell:
+		ls.s = ls.s[:len(ls.s)-1]
+	}
+	return k
+}
 
 // container opens a container labelled where; sep separates the label
 // from "paragraph N" / "table N" (" " after a part label, ", " after a
