@@ -88,22 +88,13 @@ func extractDocx(ctx context.Context, p *formats.Package, x *extraction) error {
 		}
 		key := strings.ToLower(part)
 		label := wordPartLabel(p.MainPart, part)
-		if stylesSame {
-			if units, ok := x.reused(ctx, p, part, label); ok {
-				x.stories = append(x.stories, &story{key: key, part: part, units: units})
-				continue
-			}
-		}
-		h := newWordHandler(x, st, part, key, label)
-		if why := x.scanPart(ctx, p, part, h); why != "" {
-			x.fail(key, part, why)
-			continue
-		}
-		x.keep(part, label, h.units)
-		x.stories = append(x.stories, &story{key: key, part: part, units: h.units})
+		x.readStory(ctx, p, part, label, stylesSame, func() storyHandler { return newWordHandler(x, st, part, key, label) })
 	}
 	return ctx.Err()
 }
+
+// collected implements storyHandler.
+func (h *wordHandler) collected() []*unit { return h.units }
 
 func sortNatural(s []string) {
 	for i := 1; i < len(s); i++ {

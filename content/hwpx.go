@@ -138,24 +138,16 @@ func extractHwpx(ctx context.Context, p *formats.Package, x *extraction) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		key := strings.ToLower(part)
-		pctx := strconv.Itoa(i + 1)
-		if headerSame {
-			if units, ok := x.reused(ctx, p, part, pctx); ok {
-				x.stories = append(x.stories, &story{key: key, part: part, units: units})
-				continue
-			}
-		}
-		h := newHwpxHandler(x, hd, part, key, i+1)
-		if why := x.scanPart(ctx, p, part, h); why != "" {
-			x.fail(key, part, why)
-			continue
-		}
-		x.keep(part, pctx, h.units)
-		x.stories = append(x.stories, &story{key: key, part: part, units: h.units})
+		n := i + 1
+		x.readStory(ctx, p, part, strconv.Itoa(n), headerSame, func() storyHandler {
+			return newHwpxHandler(x, hd, part, strings.ToLower(part), n)
+		})
 	}
 	return ctx.Err()
 }
+
+// collected implements storyHandler.
+func (h *hwpxHandler) collected() []*unit { return h.units }
 
 // hPara is an open paragraph.
 type hPara struct {

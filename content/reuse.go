@@ -72,6 +72,31 @@ func (x *extraction) sameAsOriginal(ctx context.Context, p *formats.Package, b, 
 	return sum.Sum64() == want
 }
 
+// storyHandler scans one story part into units.
+type storyHandler interface {
+	formats.Handler
+	collected() []*unit
+}
+
+// readStory adds the story of part: the original's units when the part
+// and its context (pctx; contextSame for the parts formatting is resolved
+// through) are unchanged, else the units a scan with a new handler finds.
+// A part that does not parse fails its story.
+func (x *extraction) readStory(ctx context.Context, p *formats.Package, part, pctx string, contextSame bool, handler func() storyHandler) {
+	key := strings.ToLower(part)
+	if units, ok := x.reusedIf(contextSame, ctx, p, part, pctx); ok {
+		x.stories = append(x.stories, &story{key: key, part: part, units: units})
+		return
+	}
+	h := handler()
+	if why := x.scanPart(ctx, p, part, h); why != "" {
+		x.fail(key, part, why)
+		return
+	}
+	x.keep(part, pctx, h.collected())
+	x.stories = append(x.stories, &story{key: key, part: part, units: h.collected()})
+}
+
 // keep records the units of a part (original side only).
 func (x *extraction) keep(part, ctx string, units []*unit) {
 	if x.kept == nil {
