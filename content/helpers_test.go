@@ -1,0 +1,141 @@
+package content
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/editaudit/editaudit/internal/testdoc"
+)
+
+// corpusBytes reads a real corpus file.
+func corpusBytes(t testing.TB, rel string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(testdoc.CorpusFile(t, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// zipPart is one entry read back from a zip.
+type zipPart struct {
+	name string
+	data string
+}
+
+func readZip(t testing.TB, data []byte) []zipPart {
+	t.Helper()
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []zipPart
+	for _, f := range zr.File {
+		rc, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, zipPart{f.Name, string(b)})
+	}
+	return out
+}
+
+// edit returns a copy of the package data with the named parts passed
+// through their functions (deflated, in the original order).
+func edit(t testing.TB, data []byte, edits map[string]func(string) string) []byte {
+	t.Helper()
+	var parts []testdoc.Part
+	done := map[string]bool{}
+	for _, p := range readZip(t, data) {
+		d := p.data
+		if fn, ok := edits[p.name]; ok {
+			d = fn(d)
+			done[p.name] = true
+		}
+		parts = append(parts, testdoc.Part{Name: p.name, Data: d, Store: p.name == "mimetype"})
+	}
+	for name := range edits {
+		if !done[name] {
+			t.Fatalf("the package has no part %s", name)
+		}
+	}
+	return testdoc.Zip(parts...)
+}
+
+// replace replaces old by new in s, which must hold old exactly once.
+func replace(t testing.TB, s, old, new string) string {
+	t.Helper()
+	if n := strings.Count(s, old); n != 1 {
+		t.Fatalf("%q occurs %d times, want once", clip(old, 80), n)
+	}
+	return strings.Replace(s, old, new, 1)
+}
+
+// replacer returns an edit function replacing old by new once.
+func replacer(t testing.TB, pairs ...string) func(string) string {
+	return func(s string) string {
+		for i := 0; i+1 < len(pairs); i += 2 {
+			s = replace(t, s, pairs[i], pairs[i+1])
+		}
+		return s
+	}
+}
+
+func diffBytes(t testing.TB, a, b []byte) *Result {
+	t.Helper()
+	r, err := Bytes(context.Background(), a, b, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// only asserts that r is ok and holds exactly one change, and returns it.
+func only(t testing.TB, r *Result) Change {
+	t.Helper()
+	if r.Status != StatusOK {
+		t.Fatalf("status %s (%s), want ok", r.Status, r.Message)
+	}
+	if len(r.Changes) != 1 || r.Truncated != 0 {
+		t.Fatalf("got %d changes (+%d truncated), want exactly 1: %+v", len(r.Changes), r.Truncated, r.Changes)
+	}
+	return r.Changes[0]
+}
+
+var (
+	startTag = regexp.MustCompile(`<([A-Za-z_][\w.\-]*(?::[\w.\-]+)?)((?:\s+[\w.\-]+(?::[\w.\-]+)?\s*=\s*(?:"[^"]*"|'[^']*'))+)(\s*/?)>`)
+	attr     = regexp.MustCompile(`\s+[\w.\-]+(?::[\w.\-]+)?\s*=\s*(?:"[^"]*"|'[^']*')`)
+)
+
+// reverseAttributes writes every start tag's attributes in reverse order
+// (namespace declarations included): the same XML.
+func reverseAttributes(s string) string {
+	return startTag.ReplaceAllStringFunc(s, func(tag string) string {
+		m := startTag.FindStringSubmatch(tag)
+		as := attr.FindAllString(m[2], -1)
+		for i, j := 0, len(as)-1; i < j; i, j = i+1, j-1 {
+			as[i], as[j] = as[j], as[i]
+		}
+		return "<" + m[1] + strings.Join(as, "") + m[3] + ">"
+	})
+}
+
+var rsid = regexp.MustCompile(`(w:rsid\w*)="[0-9A-Fa-f]{8}"`)
+
+// wordNoise rewrites what Word changes on every save without changing the
+// document: rsid values, and proofing marks before runs.
+func wordNoise(s string) string {
+	s = rsid.ReplaceAllString(s, `$1="00ABCDEF"`)
+	return strings.ReplaceAll(s, "<w:r>", `<w:proofErr w:type="spellStart"/><w:r>`)
+}
