@@ -263,8 +263,8 @@ func compareReports(orig, edited *formats.Report) *Result {
 	added, resolved := diffFindings(orig.Findings, edited.Findings)
 	res := &Result{
 		Schema:      Schema,
-		Original:    FileInfo{Path: orig.Path, SHA256: orig.SHA256, Format: orig.Format},
-		Edited:      FileInfo{Path: edited.Path, SHA256: edited.SHA256, Format: edited.Format},
+		Original:    FileInfo{Path: orig.Path, SHA256: orig.SHA256, Format: orig.Format, NotCounted: orig.NotCounted},
+		Edited:      FileInfo{Path: edited.Path, SHA256: edited.SHA256, Format: edited.Format, NotCounted: edited.NotCounted},
 		NewFindings: nonNil(added),
 		Resolved:    nonNil(resolved),
 		Preexisting: formats.TallyOf(orig.Findings),

@@ -2,6 +2,7 @@ package audit
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -85,7 +86,7 @@ func Feedback(r *Result, opts FeedbackOptions) string {
 	if l := fbResolvedLine(r.Resolved); l != "" {
 		tail = append(tail, l)
 	}
-	tail = append(tail, fbStructureLines(r.Structure.Shrunk)...)
+	tail = append(tail, fbStructureLines(r)...)
 	tail = append(tail, fbPagesLines(&r.Pages)...)
 
 	fs := append([]formats.Finding(nil), r.NewFindings...)
@@ -269,11 +270,21 @@ func fbResolvedLine(fs []formats.Finding) string {
 	return s + "."
 }
 
-func fbStructureLines(sh []Shrink) []string {
-	if len(sh) == 0 {
+func fbStructureLines(r *Result) []string {
+	sh := r.Structure.Shrunk
+	var lines []string
+	if nc := fbNotCountedLine(r); nc != "" {
+		lines = append(lines, nc)
+		if len(sh) == 0 {
+			if len(r.Structure.Unknown) > 0 && len(r.Structure.Unknown) == len(r.Structure.Before.Keys()) {
+				return lines
+			}
+			return append(lines, "Structure: nothing else lost.")
+		}
+	} else if len(sh) == 0 {
 		return []string{"Structure: nothing lost."}
 	}
-	lines := []string{"Structure that shrank (never blocks; make sure the instruction asked for it):"}
+	lines = append(lines, "Structure that shrank (never blocks; make sure the instruction asked for it):")
 	for _, s := range sh {
 		l := fmt.Sprintf("- %s %d → %d", s.Metric, s.Before, s.After)
 		if w := fbOneLine(s.Where); w != "" {
@@ -282,6 +293,51 @@ func fbStructureLines(sh []Shrink) []string {
 		lines = append(lines, l)
 	}
 	return lines
+}
+
+// fbNotCountedLine says which parts were not counted because they did not
+// parse, on which side, and which metrics that leaves unknown: "Structure:
+// not counted: word/document.xml did not parse (edited file), so tables,
+// rows, cells, paragraphs, nested_tables are unknown, not compared." ""
+// when every count is complete.
+func fbNotCountedLine(r *Result) string {
+	if len(r.Structure.NotCounted) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, p := range r.Structure.NotCounted {
+		inB, inA := slices.Contains(r.Original.NotCounted, p), slices.Contains(r.Edited.NotCounted, p)
+		side := ""
+		switch {
+		case inB && inA:
+			side = "both files"
+		case inB:
+			side = "original"
+		case inA:
+			side = "edited file"
+		}
+		if p == formats.NotCountedPackage {
+			switch side {
+			case "both files":
+				parts = append(parts, "neither file is a readable zip package")
+			case "":
+				parts = append(parts, "a file is not a readable zip package")
+			default:
+				parts = append(parts, "the "+side+" is not a readable zip package")
+			}
+			continue
+		}
+		s := p + " did not parse"
+		if side != "" {
+			s += " (" + side + ")"
+		}
+		parts = append(parts, s)
+	}
+	l := "Structure: not counted: " + fbCapList(parts)
+	if u := r.Structure.Unknown; len(u) > 0 {
+		l += ", so " + fbCapList(u) + " are unknown and not compared"
+	}
+	return l + "."
 }
 
 func fbPagesLines(p *Pages) []string {

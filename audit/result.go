@@ -15,6 +15,9 @@ type FileInfo struct {
 	Format formats.Format `json:"format"`
 	// Pages is the rendered page count (0 when not rendered).
 	Pages int `json:"pages"`
+	// NotCounted are this file's counted parts that did not parse
+	// (formats.Report.NotCounted): their structure counts are unknown.
+	NotCounted []string `json:"not_counted,omitempty"`
 }
 
 // Shrink is one structure metric that went down.
@@ -32,7 +35,22 @@ type Shrink struct {
 type Structure struct {
 	Before formats.Counts `json:"before"`
 	After  formats.Counts `json:"after"`
-	Shrunk []Shrink       `json:"shrunk"`
+	// Shrunk lists the metrics that went down, among those counted
+	// completely on both sides.
+	Shrunk []Shrink `json:"shrunk"`
+	// Incomplete is true when a counted part of either file did not parse:
+	// NotCounted names those parts and Unknown the metrics they make
+	// unknown; no shrink is reported for those metrics. (Absent from the
+	// JSON when every count is exact.)
+	Incomplete bool `json:"incomplete,omitempty"`
+	// NotCounted are the parts, of either file, that did not parse
+	// ("word/document.xml"; formats.NotCountedPackage for a file whose zip
+	// could not be read). Original.NotCounted and Edited.NotCounted say
+	// which side.
+	NotCounted []string `json:"not_counted,omitempty"`
+	// Unknown are the metrics not compared because a part in NotCounted
+	// contributes to them.
+	Unknown []string `json:"unknown,omitempty"`
 }
 
 // ChangedPage is a page present in both files whose pixels differ.

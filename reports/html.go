@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"io"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -362,6 +363,11 @@ func structureOf(s *audit.Structure) structureView {
 			row.Where = sh.Where
 		}
 		switch d := a - b; {
+		case slices.Contains(s.Unknown, k):
+			// A part that did not parse contributes to it: its count is
+			// partial on that side, so no difference is stated.
+			row.Delta, row.DeltaClass = "unknown", "same"
+			row.Where = "not compared: " + strings.Join(s.NotCounted, ", ") + " did not parse"
 		case d < 0:
 			row.Delta, row.DeltaClass = "−"+strconv.Itoa(-d), "down"
 		case d > 0:
@@ -371,9 +377,12 @@ func structureOf(s *audit.Structure) structureView {
 		}
 		v.Rows = append(v.Rows, row)
 	}
-	if len(s.Shrunk) == 0 {
+	switch {
+	case s.Incomplete:
+		v.Note = "Not counted: " + strings.Join(s.NotCounted, ", ") + " did not parse; the metrics marked unknown are partial counts and are not compared."
+	case len(s.Shrunk) == 0:
 		v.Note = "Nothing was lost: no metric shrank."
-	} else {
+	default:
 		v.Note = "Shrinking never blocks (deleting a table can be the instruction), but check that each loss was asked for."
 	}
 	return v

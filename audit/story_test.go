@@ -1,0 +1,98 @@
+package audit_test
+
+import (
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/editaudit/editaudit/audit"
+	"github.com/editaudit/editaudit/internal/testdoc"
+)
+
+// A one-character XML break in a real document.xml: the part does not
+// parse, so its counts are unknown — never reported as tables and
+// paragraphs lost (before: "tables 9 → 1, paragraphs 724 → 48").
+func TestBrokenPartNotCounted(t *testing.T) {
+	orig, err := os.ReadFile(testdoc.CorpusFile(t, "docx/oxsdk_table-2007.docx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := rewrite(t, orig, "word/document.xml", func(s string) string {
+		i := strings.Index(s[len(s)/20:], "<w:p ") + len(s)/20
+		return s[:i] + s[i+1:] // "<w:p …" → "w:p …": the markup no longer parses
+	})
+	res, _, _ := run(t, orig, edited, ".docx", audit.Options{})
+	st := res.Structure
+	if len(st.Shrunk) != 0 {
+		t.Errorf("shrunk = %+v, want nothing: the counts of a part that did not parse are unknown", st.Shrunk)
+	}
+	if !st.Incomplete || !slices.Equal(st.NotCounted, []string{"word/document.xml"}) {
+		t.Errorf("incomplete %v, not_counted %v; want true, [word/document.xml]", st.Incomplete, st.NotCounted)
+	}
+	for _, m := range []string{"tables", "paragraphs", "rows", "cells"} {
+		if !slices.Contains(st.Unknown, m) {
+			t.Errorf("unknown = %v, want %s in it", st.Unknown, m)
+		}
+	}
+	if len(res.Original.NotCounted) != 0 || !slices.Equal(res.Edited.NotCounted, []string{"word/document.xml"}) {
+		t.Errorf("original not_counted %v, edited %v", res.Original.NotCounted, res.Edited.NotCounted)
+	}
+	want := "Structure: not counted: word/document.xml did not parse (edited file), so cells, nested_tables, paragraphs, rows, tables are unknown and not compared."
+	if !strings.Contains(res.Feedback, want) {
+		t.Errorf("feedback lacks %q:\n%s", want, res.Feedback)
+	}
+	if strings.Contains(res.Feedback, "shrank") || strings.Contains(res.Feedback, "→") {
+		t.Errorf("feedback reports a loss:\n%s", res.Feedback)
+	}
+
+	t.Run("swapped sides", func(t *testing.T) {
+		res, _, _ := run(t, edited, orig, ".docx", audit.Options{})
+		if len(res.Structure.Shrunk) != 0 || !slices.Equal(res.Original.NotCounted, []string{"word/document.xml"}) {
+			t.Errorf("shrunk %+v, original not_counted %v", res.Structure.Shrunk, res.Original.NotCounted)
+		}
+		if !strings.Contains(res.Feedback, "word/document.xml did not parse (original)") {
+			t.Errorf("feedback:\n%s", res.Feedback)
+		}
+	})
+}
+
+// A broken slide makes its own metrics unknown (paragraphs, runs,
+// tables) but not the slide count: a slide deleted beside it is still
+// reported lost.
+func TestBrokenSlideKeepsOtherMetrics(t *testing.T) {
+	orig, err := os.ReadFile(testdoc.CorpusFile(t, "pptx/oxsdk_typical-deck.pptx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := rewrite(t, orig, "ppt/slides/slide2.xml", func(s string) string {
+		return strings.Replace(s, "<a:t>", "<a:t", 1)
+	})
+	// Delete the last slide from the slide list.
+	edited = rewrite(t, edited, "ppt/presentation.xml", func(s string) string {
+		i := strings.LastIndex(s, "<p:sldId ")
+		j := strings.Index(s[i:], "/>") + i + 2
+		return s[:i] + s[j:]
+	})
+	res, _, _ := run(t, orig, edited, ".pptx", audit.Options{})
+	st := res.Structure
+	if !slices.Equal(st.NotCounted, []string{"ppt/slides/slide2.xml"}) {
+		t.Fatalf("not_counted = %v", st.NotCounted)
+	}
+	if !slices.Equal(st.Unknown, []string{"paragraphs", "runs", "tables"}) {
+		t.Errorf("unknown = %v, want [paragraphs runs tables]", st.Unknown)
+	}
+	// The deleted slide had speaker notes: notes and slides went down.
+	var got []string
+	for _, sh := range st.Shrunk {
+		got = append(got, sh.Metric)
+	}
+	if !slices.Equal(got, []string{"notes", "slides"}) {
+		t.Errorf("shrunk = %+v, want notes and slides", st.Shrunk)
+	}
+	for _, w := range []string{"ppt/slides/slide2.xml did not parse (edited file), so paragraphs, runs, tables are unknown", "- slides 15 → 14"} {
+		if !strings.Contains(res.Feedback, w) {
+			t.Errorf("feedback lacks %q:\n%s", w, res.Feedback)
+		}
+	}
+}
