@@ -1,12 +1,16 @@
 package audit_test
 
 import (
+	"context"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/editaudit/editaudit/audit"
+	"github.com/editaudit/editaudit/baseline"
+	"github.com/editaudit/editaudit/formats"
 	"github.com/editaudit/editaudit/internal/testdoc"
 )
 
@@ -94,5 +98,51 @@ func TestBrokenSlideKeepsOtherMetrics(t *testing.T) {
 		if !strings.Contains(res.Feedback, w) {
 			t.Errorf("feedback lacks %q:\n%s", w, res.Feedback)
 		}
+	}
+}
+
+// Snapshots are stored by content, but package.extension-mismatch depends
+// on the name: the same bytes snapshotted as x.dotx and audited as x.docx
+// must carry the mismatch on the original side too (it is not the edit's).
+func TestCachedSnapshotFollowsName(t *testing.T) {
+	src := testdoc.CorpusFile(t, "docx/oxsdk_EquityFax.dotx")
+	orig, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	st, err := baseline.OpenStore(filepath.Join(dir, "store"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	asTemplate := write(t, dir, "x.dotx", orig)
+	snap, _, err := st.Snapshot(context.Background(), asTemplate, formatsSHA(orig), baseline.Options{Data: orig})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range snap.Report.Findings {
+		if f.Code == formats.CodeExtensionMismatch {
+			t.Fatalf("a .dotx named .dotx has %s", f.Code)
+		}
+	}
+	edited := rewrite(t, orig, "word/document.xml", func(s string) string {
+		return strings.Replace(s, "<w:t>", "<w:t>Edited ", 1)
+	})
+	o := write(t, dir, "x.docx", orig)
+	e := write(t, dir, "y.docx", edited)
+	res, err := audit.Files(context.Background(), o, e, audit.Options{Store: st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range res.NewFindings {
+		if f.Code == formats.CodeExtensionMismatch {
+			t.Errorf("the mismatch of the original's own name is reported as new: %s", f)
+		}
+	}
+	if res.Blocked || res.Preexisting.Fatal != 1 {
+		t.Errorf("blocked %v, preexisting %+v: want not blocked, the mismatch counted as the original's", res.Blocked, res.Preexisting)
+	}
+	if !strings.HasSuffix(res.Original.Path, "x.docx") {
+		t.Errorf("original path %s", res.Original.Path)
 	}
 }

@@ -150,6 +150,24 @@ func (s *Store) Put(snap *Snapshot) error {
 func (s *Store) Snapshot(ctx context.Context, path, sha string, opts Options) (snap *Snapshot, hit bool, err error) {
 	key := sha + "-" + ToolchainKey(ctx, opts.Renderer)
 	if snap, err := s.Get(key); err == nil {
+		if filepath.Base(snap.Report.Path) != filepath.Base(path) {
+			// The entry is addressed by content, but some findings depend
+			// on the name (package.extension-mismatch: the same bytes are
+			// fine as x.dotx and wrong as x.docx). They follow the name of
+			// this call: the document is inspected again under it; the
+			// pages, which do not depend on the name, are kept.
+			rep, err := inspectDoc(ctx, path, opts)
+			if err != nil {
+				snap.Close()
+				return nil, false, err
+			}
+			if rep.SHA256 != sha { // the file changed since it was hashed
+				snap.Close()
+				snap, err := Make(ctx, path, opts)
+				return snap, false, err
+			}
+			snap.Report = rep
+		}
 		snap.Report.Path = path
 		return snap, true, nil
 	} else if !errors.Is(err, ErrNotFound) {
