@@ -363,6 +363,9 @@ func fbPagesLines(p *Pages) []string {
 		return []string{s + "."}
 	}
 
+	if p.Identical {
+		return []string{"Pages: identical to the original (the edited file is byte-identical): nothing was rendered or compared, no page changed."}
+	}
 	refs := func(cs []ChangedPage) []string {
 		var out []string
 		for _, c := range cs {

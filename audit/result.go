@@ -106,7 +106,11 @@ type Pages struct {
 	Inserted []int         `json:"inserted"`
 	Deleted  []int         `json:"deleted"`
 	Reflowed []Reflow      `json:"reflowed,omitempty"`
-	Shown    []ShownPage   `json:"shown"`
+	// Identical: the edited file is byte-identical to the original, so
+	// nothing was rendered or compared and no page changed (Before and
+	// After are the stored snapshot's page count, 0 when it has none).
+	Identical bool        `json:"identical,omitempty"`
+	Shown     []ShownPage `json:"shown"`
 	// NotShown lists the edited pages (or original pages, for deletions)
 	// that changed but were cut by the --show budget.
 	NotShown []int `json:"not_shown,omitempty"`

@@ -6,12 +6,14 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/editaudit/editaudit/audit"
 	"github.com/editaudit/editaudit/baseline"
 	"github.com/editaudit/editaudit/formats"
 	"github.com/editaudit/editaudit/internal/testdoc"
+	"github.com/editaudit/editaudit/pixeldiff/render"
 )
 
 // A one-character XML break in a real document.xml: the part does not
@@ -144,5 +146,62 @@ func TestCachedSnapshotFollowsName(t *testing.T) {
 	}
 	if !strings.HasSuffix(res.Original.Path, "x.docx") {
 		t.Errorf("original path %s", res.Original.Path)
+	}
+}
+
+// convCounter is a Converter that counts conversions and delegates them.
+type convCounter struct {
+	render.Converter
+	n atomic.Int64
+}
+
+func (c *convCounter) ConvertPDF(ctx context.Context, doc string) (string, error) {
+	c.n.Add(1)
+	return c.Converter.ConvertPDF(ctx, doc)
+}
+
+// A byte-identical edit is not rendered or compared: pages ok, nothing
+// changed, "identical to the original" — and with the original's pages in
+// the store, their count is known.
+func TestIdenticalShortCircuit(t *testing.T) {
+	r := needRenderer(t)
+	orig := synthDoc(t, "contract.json")
+	cc := &convCounter{Converter: r.Converter}
+	rr := &render.Renderer{Converter: cc, Raster: r.Raster}
+	dir := t.TempDir()
+	st, err := baseline.OpenStore(filepath.Join(dir, "store"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := write(t, dir, "o.docx", orig)
+	e := write(t, dir, "e.docx", orig)
+	res, err := audit.Files(context.Background(), o, e, audit.Options{Render: audit.RenderAuto, Renderer: rr, Store: st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := res.Pages
+	if cc.n.Load() != 0 {
+		t.Errorf("%d conversions for an identical file, want 0", cc.n.Load())
+	}
+	if p.Status != audit.PagesOK || !p.Identical || len(p.Changed)+len(p.Inserted)+len(p.Deleted)+len(p.Reflowed) != 0 {
+		t.Errorf("pages = %+v", p)
+	}
+	want := "Pages: identical to the original (the edited file is byte-identical): nothing was rendered or compared, no page changed."
+	if !strings.Contains(res.Feedback, want) || res.Blocked || len(res.NewFindings) != 0 {
+		t.Errorf("feedback:\n%s", res.Feedback)
+	}
+	// Once the original is in the store (an audit of a real edit put it
+	// there), an identical edit reports its page count, still without a
+	// conversion.
+	if _, err := audit.Files(context.Background(), o, write(t, dir, "e2.docx", mutateDoc(t, "docx.word-replaced", orig)), audit.Options{Render: audit.RenderAuto, Renderer: rr, Store: st}); err != nil {
+		t.Fatal(err)
+	}
+	before := cc.n.Load()
+	res, err = audit.Files(context.Background(), o, e, audit.Options{Render: audit.RenderAuto, Renderer: rr, Store: st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cc.n.Load() != before || !res.Pages.Identical || res.Pages.Before == 0 || res.Pages.Before != res.Pages.After || res.Original.Pages != res.Pages.Before {
+		t.Errorf("conversions %d → %d, pages %+v", before, cc.n.Load(), res.Pages)
 	}
 }

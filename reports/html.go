@@ -300,6 +300,9 @@ func pagesTile(p *audit.Pages) tileView {
 	default:
 		return tileView{Label: "Pages changed", Value: "–", Note: "not rendered", Class: "neutral"}
 	}
+	if p.Identical {
+		return tileView{Label: "Pages changed", Value: "0", Note: "identical file", Class: "good"}
+	}
 	n := len(p.Changed) + len(p.Inserted) + len(p.Deleted)
 	t := tileView{Label: "Pages changed", Value: strconv.Itoa(n), Class: "neutral",
 		Note: fmt.Sprintf("%d → %d pages", p.Before, p.After)}
@@ -404,6 +407,10 @@ func pagesOf(r *audit.Result) pagesView {
 		return pagesView{Status: "off", Notice: "Pages were not compared (rendering off)" + because(p.Message)}
 	}
 	v := pagesView{Status: "ok"}
+	if p.Identical {
+		v.Summary = [][2]string{{"Pages", "identical to the original (byte for byte): nothing rendered or compared, none changed"}}
+		return v
+	}
 	refs := func(cs []audit.ChangedPage) []string {
 		var out []string
 		for _, c := range cs {

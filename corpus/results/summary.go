@@ -105,10 +105,13 @@ type MetricLoss struct {
 type PageMetrics struct {
 	// Pairs by pages.status: rendered (ok), render failures (failed),
 	// unsupported (no renderer reads the format), not rendered (off).
-	Rendered      int `json:"rendered"`
-	RenderFailed  int `json:"render_failed"`
-	Unsupported   int `json:"unsupported"`
-	NotRendered   int `json:"not_rendered"`
+	Rendered     int `json:"rendered"`
+	RenderFailed int `json:"render_failed"`
+	Unsupported  int `json:"unsupported"`
+	NotRendered  int `json:"not_rendered"`
+	// Identical pairs (byte-identical files) count as rendered: their
+	// pages are known to be the same without rendering.
+	Identical     int `json:"identical"`
 	ChangedPairs  int `json:"changed_pairs"`
 	InsertedPairs int `json:"inserted_pairs"`
 	DeletedPairs  int `json:"deleted_pairs"`
@@ -233,6 +236,9 @@ func (a *acc) addPages(r *Record) {
 	switch r.Pages.Status {
 	case audit.PagesOK:
 		p.Rendered++
+		if r.Pages.Identical {
+			p.Identical++
+		}
 		a.changed = append(a.changed, int64(len(r.Pages.Changed)))
 		reflowed := 0
 		for _, rf := range r.Pages.Reflowed {
