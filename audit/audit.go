@@ -167,7 +167,8 @@ func run(ctx context.Context, orig, edited doc, opts Options) (*Result, error) {
 	// A byte-identical edit is neither rendered nor compared: its pages
 	// are the original's. No renderer is started for it (a shared one is
 	// used only to look the original's pages up in the store).
-	identical := bytes.Equal(orig.data, edited.data)
+	// With rendering off the pages stay "off".
+	identical := bytes.Equal(orig.data, edited.data) && opts.Render != "" && opts.Render != RenderOff
 	renderer, closeR := opts.Renderer, func() {}
 	if !identical || opts.Render == RenderOn {
 		var err error
