@@ -23,6 +23,9 @@ type Toolchain struct {
 	Rasterizer  string `json:"rasterizer"`
 	DPI         int    `json:"dpi"`
 	Fonts       string `json:"fonts"`
+	// Profile is ProfileKey: the LibreOffice settings and the staging
+	// rewrite every converter applies ("" without a converter).
+	Profile string `json:"profile,omitempty"`
 }
 
 // Key returns a stable short hash (16 hex digits) of the toolchain, for cache
@@ -35,7 +38,11 @@ func (t Toolchain) Key() string {
 
 // String is a one-line description for logs and reports.
 func (t Toolchain) String() string {
-	return fmt.Sprintf("%s; %s; %d dpi; fonts %s", t.LibreOffice, t.Rasterizer, t.DPI, t.Fonts)
+	s := fmt.Sprintf("%s; %s; %d dpi; fonts %s", t.LibreOffice, t.Rasterizer, t.DPI, t.Fonts)
+	if t.Profile != "" {
+		s += "; profile " + t.Profile
+	}
+	return s
 }
 
 // ToolchainOf fingerprints a converter and a rasterizer at dpi without
@@ -49,6 +56,7 @@ func ToolchainOf(ctx context.Context, c Converter, rz Rasterizer, dpi int) Toolc
 	if c != nil {
 		tc.LibreOffice = c.Version(ctx)
 		progDir = c.ProgramDir()
+		tc.Profile = ProfileKey()
 	}
 	if rz != nil {
 		tc.Rasterizer = strings.TrimSpace(rz.Name() + " " + rz.Version(ctx))
