@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"html"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -148,6 +149,39 @@ func TestRenderDeterministicAcrossBatches(t *testing.T) {
 	for k, tg := range targets {
 		if len(hashes[k]) != 1 {
 			t.Errorf("%s: %d different rasters over %d renders: %v", filepath.Base(tg), len(hashes[k]), len(compositions), hashes[k])
+		}
+	}
+}
+
+// Date fields of slides and volatile formulas of sheets render the value
+// the file holds, not today's date or a new random number.
+func TestRenderStoredDates(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders with LibreOffice (skipped in -short)")
+	}
+	requireSoffice(t)
+	dir := t.TempDir()
+	pp := pptxParts("Title")
+	pp["ppt/slides/slide1.xml"] = strings.Replace(pp["ppt/slides/slide1.xml"], `<a:t>Title</a:t></a:r>`,
+		`<a:t>Dated </a:t></a:r><a:fld id="{B6F15528-21DE-4FAA-801E-634DDDAF4B2B}" type="datetime1"><a:rPr lang="en-US" sz="4000"/><a:t>1/2/2003</a:t></a:fld>`, 1)
+	xp := xlsxParts([][]string{{"x"}})
+	xp["xl/worksheets/sheet1.xml"] = strings.Replace(xp["xl/worksheets/sheet1.xml"], `<sheetData>`,
+		`<sheetData><row r="2"><c r="A2"><f>RAND()</f><v>0.123</v></c><c r="B2"><f>TODAY()</f><v>40000</v></c></row>`, 1)
+	p := newTestPool(t, PoolOptions{Workers: 1})
+	for name, parts := range map[string]map[string]string{"d.pptx": pp, "r.xlsx": xp} {
+		doc := writeZip(t, filepath.Join(dir, name), parts, false)
+		pdf, err := p.ConvertPDF(context.Background(), doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := exec.Command("pdftotext", pdf, "-").Output()
+		os.Remove(pdf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]string{"d.pptx": "Dated 1/2/2003", "r.xlsx": "0.123"}[name]
+		if !strings.Contains(string(out), want) {
+			t.Errorf("%s: %q lacks %q", name, out, want)
 		}
 	}
 }

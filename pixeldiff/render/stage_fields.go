@@ -20,13 +20,19 @@ import (
 // "22:57:59" on page 9). LibreOffice keeps a field's stored result when the
 // field is locked (w:fldLock, ECMA-376 Part 1 §17.16.18; checked: a locked
 // DATE field of oxsdk_Complex01.docx renders "Wednesday, November 18,
-// 2015", as stored, instead of today). So the staged copy of a Word
-// document — never the caller's file — has its DATE and TIME fields
-// locked: they render the value the file holds, the same every time.
+// 2015", as stored, instead of today). PowerPoint's date fields (a:fld
+// type="datetime…", §21.1.2.2.4) render today's date too, and Calc
+// recalculates volatile functions (NOW, TODAY, RAND, RANDBETWEEN) on every
+// load although the profile says never to recalculate (measured: RAND()
+// with a cached 0.123 printed 0.392159, then 0.380662). So the staged copy
+// of a document — never the caller's file — shows the value the file
+// holds: Word's DATE and TIME fields are locked, PowerPoint's date fields
+// become plain runs of their stored text, and a cell whose formula calls a
+// volatile function keeps its cached value without the formula.
 
 // stageVersion names the staging rewrite; it is part of ProfileKey, so a
 // change of the rewrite changes the Toolchain.
-const stageVersion = "lock-date-time-fields/1"
+const stageVersion = "stored-dates/1"
 
 // maxFieldPart bounds the XML part read into memory to lock its fields; a
 // larger part is left as it is.
@@ -46,17 +52,33 @@ var (
 	fldLockAttr = regexp.MustCompile(`\bfldLock\s*=\s*["'][^"']*["']`)
 )
 
-// wordExt reports whether ext is a WordprocessingML package extension.
-func wordExt(ext string) bool {
-	return slices.Contains([]string{".docx", ".docm", ".dotx", ".dotm"}, ext)
+// stageRewrite says which parts of a package of extension ext are
+// rewritten, and how: nil when the format has nothing to fix.
+func stageRewrite(ext string) (parts func(name string) bool, fix func([]byte) ([]byte, bool)) {
+	xmlUnder := func(prefix string) func(string) bool {
+		return func(name string) bool {
+			n := strings.ToLower(name)
+			return strings.HasPrefix(n, prefix) && path.Ext(n) == ".xml"
+		}
+	}
+	switch ext {
+	case ".docx", ".docm", ".dotx", ".dotm":
+		return xmlUnder("word/"), lockVolatileFields
+	case ".pptx", ".pptm", ".potx", ".potm", ".ppsx", ".ppsm":
+		return xmlUnder("ppt/"), freezeDateFields
+	case ".xlsx", ".xlsm", ".xltx", ".xltm":
+		return xmlUnder("xl/worksheets/"), freezeVolatileFormulas
+	}
+	return nil, nil
 }
 
 // prepareStaged rewrites the staged copy at p (extension ext) so that it
-// renders the same at any time: a Word package has its DATE and TIME fields
-// locked. Anything it cannot read is left as it is, for LibreOffice to
-// report; the file is replaced only when a field was locked.
+// renders the same at any time (stageRewrite). Anything it cannot read is
+// left as it is, for LibreOffice to report; the file is replaced only when
+// something was rewritten.
 func prepareStaged(p, ext string) error {
-	if !wordExt(ext) {
+	parts, fix := stageRewrite(ext)
+	if fix == nil {
 		return nil
 	}
 	zr, err := zip.OpenReader(p)
@@ -66,8 +88,7 @@ func prepareStaged(p, ext string) error {
 	defer zr.Close()
 	changed := map[string][]byte{}
 	for _, f := range zr.File {
-		name := strings.ToLower(f.Name)
-		if !strings.HasPrefix(name, "word/") || path.Ext(name) != ".xml" || f.UncompressedSize64 > maxFieldPart {
+		if !parts(f.Name) || f.UncompressedSize64 > maxFieldPart {
 			continue
 		}
 		rc, err := f.Open()
@@ -79,7 +100,7 @@ func prepareStaged(p, ext string) error {
 		if err != nil || len(b) > maxFieldPart {
 			continue
 		}
-		if out, ok := lockVolatileFields(b); ok {
+		if out, ok := fix(b); ok {
 			changed[f.Name] = out
 		}
 	}
@@ -243,4 +264,63 @@ func lockVolatileFields(b []byte) (out []byte, ok bool) {
 	}
 	buf.Write(b[last:])
 	return buf.Bytes(), true
+}
+
+// pptDateField finds a DrawingML date field (a:fld whose type starts with
+// "datetime") with its content; pptPPr a paragraph-properties element
+// inside one (a:fld may hold a:pPr, a:r may not).
+var (
+	pptDateField = regexp.MustCompile(`(?s)<([A-Za-z_][\w.\-]*:)?fld\b[^>]*\btype\s*=\s*["']datetime[^"']*["'][^>]*>(.*?)</([A-Za-z_][\w.\-]*:)?fld>`)
+	pptPPr       = regexp.MustCompile(`(?s)<([A-Za-z_][\w.\-]*:)?pPr\b[^>]*/>|<([A-Za-z_][\w.\-]*:)?pPr\b[^>]*>.*?</([A-Za-z_][\w.\-]*:)?pPr>`)
+)
+
+// freezeDateFields turns every date field of a DrawingML part into a plain
+// run holding the field's stored text (a:fld → a:r, its a:rPr and a:t
+// kept), so that it shows what the file holds instead of today's date.
+func freezeDateFields(b []byte) ([]byte, bool) {
+	if !bytes.Contains(b, []byte("datetime")) {
+		return nil, false
+	}
+	n := 0
+	out := pptDateField.ReplaceAllFunc(b, func(m []byte) []byte {
+		sm := pptDateField.FindSubmatch(m)
+		pfx := string(sm[1])
+		n++
+		return []byte("<" + pfx + "r>" + string(pptPPr.ReplaceAll(sm[2], nil)) + "</" + pfx + "r>")
+	})
+	return out, n > 0
+}
+
+// Volatile spreadsheet functions: their result changes at each
+// calculation (NOW, TODAY: the clock; RAND…: random).
+var (
+	volatileCall = regexp.MustCompile(`(?i)\b(NOW|TODAY|RAND|RANDBETWEEN|RANDARRAY)\s*\(`)
+	// sheetCell is one c element with content; sheetFormula its f
+	// element (written out or empty).
+	sheetCell    = regexp.MustCompile(`(?s)<([A-Za-z_][\w.\-]*:)?c\b[^>]*[^/]>.*?</([A-Za-z_][\w.\-]*:)?c>`)
+	sheetFormula = regexp.MustCompile(`(?s)<([A-Za-z_][\w.\-]*:)?f\b([^>]*)(?:/>|>(.*?)</([A-Za-z_][\w.\-]*:)?f>)`)
+	sheetValue   = regexp.MustCompile(`<([A-Za-z_][\w.\-]*:)?v\b`)
+)
+
+// freezeVolatileFormulas removes the formula of every cell of a worksheet
+// part that calls a volatile function and holds a cached value (v), so
+// LibreOffice shows that value instead of recalculating it. Shared
+// formulas (t="shared") are left alone: other cells refer to their text.
+func freezeVolatileFormulas(b []byte) ([]byte, bool) {
+	if !volatileCall.Match(b) {
+		return nil, false
+	}
+	n := 0
+	out := sheetCell.ReplaceAllFunc(b, func(c []byte) []byte {
+		f := sheetFormula.FindSubmatchIndex(c)
+		if f == nil || f[6] < 0 || !volatileCall.Match(c[f[6]:f[7]]) || !sheetValue.Match(c[f[1]:]) {
+			return c
+		}
+		if bytes.Contains(c[f[4]:f[5]], []byte("shared")) {
+			return c
+		}
+		n++
+		return append(append([]byte(nil), c[:f[0]]...), c[f[1]:]...)
+	})
+	return out, n > 0
 }

@@ -86,3 +86,26 @@ func TestPrepareStaged(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+func TestFreezeDateFields(t *testing.T) {
+	in := `<a:p><a:r><a:t>Dated </a:t></a:r><a:fld id="{B6}" type="datetime1"><a:rPr lang="en-US"/><a:pPr/><a:t>1/2/2003</a:t></a:fld><a:fld id="{B7}" type="slidenum"><a:rPr lang="en-US"/><a:t>9</a:t></a:fld></a:p>`
+	want := `<a:p><a:r><a:t>Dated </a:t></a:r><a:r><a:rPr lang="en-US"/><a:t>1/2/2003</a:t></a:r><a:fld id="{B7}" type="slidenum"><a:rPr lang="en-US"/><a:t>9</a:t></a:fld></a:p>`
+	got, ok := freezeDateFields([]byte(in))
+	if !ok || string(got) != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if _, ok := freezeDateFields([]byte(`<a:fld type="slidenum"><a:t>1</a:t></a:fld>`)); ok {
+		t.Error("a slide number field was frozen")
+	}
+}
+
+func TestFreezeVolatileFormulas(t *testing.T) {
+	in := `<sheetData><row r="1"><c r="A1" s="1"><f>NOW()</f><v>40000.5</v></c><c r="B1"><f>A1+1</f><v>40001.5</v></c><c r="C1"><f>RAND()</f></c>` +
+		`<c r="D1"><f t="shared" ref="D1:D2" si="0">RAND()*2</f><v>1</v></c><c r="E1" t="str"><f>TEXT(today(),"yyyy")</f><v>2009</v></c></row></sheetData>`
+	want := `<sheetData><row r="1"><c r="A1" s="1"><v>40000.5</v></c><c r="B1"><f>A1+1</f><v>40001.5</v></c><c r="C1"><f>RAND()</f></c>` +
+		`<c r="D1"><f t="shared" ref="D1:D2" si="0">RAND()*2</f><v>1</v></c><c r="E1" t="str"><v>2009</v></c></row></sheetData>`
+	got, ok := freezeVolatileFormulas([]byte(in))
+	if !ok || string(got) != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
