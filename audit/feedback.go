@@ -387,15 +387,7 @@ func fbPagesLines(p *Pages) []string {
 	add("inserted", fbInts(p.Inserted))
 	add("deleted (original numbering)", fbInts(p.Deleted))
 	for _, rf := range p.Reflowed {
-		span := strconv.Itoa(rf.From)
-		if rf.To > rf.From {
-			span += "–" + strconv.Itoa(rf.To)
-		}
-		l := "- reflowed: " + span
-		if rf.Cause > 0 {
-			l += fmt.Sprintf(" (pushed by the change on page %d)", rf.Cause)
-		}
-		items = append(items, l+".")
+		items = append(items, "- reflowed: "+ReflowText(rf, p.Inserted)+".")
 	}
 
 	head := fmt.Sprintf("Pages: %d before, %d after", p.Before, p.After)
@@ -416,6 +408,41 @@ func fbPagesLines(p *Pages) []string {
 		}
 	}
 	return append([]string{head + ":"}, items...)
+}
+
+// ReflowText describes a reflow run for people and models: "4–9 (pushed
+// by the change on page 4)", "2–4 (original pages 1–3; pushed by the page
+// inserted at 1)" when the run starts with an inserted page (the inserted
+// page is named once, as inserted), "2–3 (original pages 2–4; …)" when the
+// run holds the content of more or other original pages than its numbers
+// say.
+func ReflowText(rf Reflow, inserted []int) string {
+	from, cause := rf.From, fmt.Sprintf("pushed by the change on page %d", rf.Cause)
+	if slices.Contains(inserted, rf.From) && rf.To > rf.From {
+		from++
+		cause = fmt.Sprintf("pushed by the page inserted at %d", rf.From)
+	}
+	span := strconv.Itoa(from)
+	if rf.To > from {
+		span += "–" + strconv.Itoa(rf.To)
+	}
+	var notes []string
+	if rf.BeforeFrom > 0 && (rf.BeforeFrom != from || rf.BeforeTo != rf.To) {
+		was := strconv.Itoa(rf.BeforeFrom)
+		if rf.BeforeTo > rf.BeforeFrom {
+			was = "original pages " + was + "–" + strconv.Itoa(rf.BeforeTo)
+		} else {
+			was = "original page " + was
+		}
+		notes = append(notes, was)
+	}
+	if rf.Cause > 0 {
+		notes = append(notes, cause)
+	}
+	if len(notes) == 0 {
+		return span
+	}
+	return span + " (" + strings.Join(notes, "; ") + ")"
 }
 
 // fbPageRef names a page present in both files by its edited number, with its

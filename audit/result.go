@@ -61,7 +61,8 @@ type ChangedPage struct {
 	Boxes  [][4]int `json:"boxes"`
 	// MarginsOnly: only the header/footer bands changed (page numbers).
 	MarginsOnly bool `json:"margins_only"`
-	// Moved: the page is unchanged but out of its old order.
+	// Moved: the page is out of its old order; unchanged when Boxes is
+	// empty, else its content changed too.
 	Moved bool `json:"moved,omitempty"`
 }
 
@@ -73,6 +74,11 @@ type Reflow struct {
 	To   int `json:"to"`
 	// Cause is the edited page where the change that pushed them started.
 	Cause int `json:"cause"`
+	// BeforeFrom and BeforeTo are the original's pages whose content the
+	// run holds (0 when unknown): a run of 2–3 holding original pages 2–4
+	// says where the missing page went.
+	BeforeFrom int `json:"before_from,omitempty"`
+	BeforeTo   int `json:"before_to,omitempty"`
 }
 
 // ShownPage is a changed, inserted or deleted page given as an image.
@@ -151,11 +157,12 @@ type Result struct {
 // ChangeKinds splits the changed pages the way every report groups them:
 // content changes, changes confined to the header/footer bands, and pages
 // that moved unchanged. A moved page counts as moved even when its bands
-// differ too.
+// differ too; one whose content differs (changed regions) is a content
+// change, named with its old number.
 func (p Pages) ChangeKinds() (content, margins, moved []ChangedPage) {
 	for _, c := range p.Changed {
 		switch {
-		case c.Moved:
+		case c.Moved && len(c.Boxes) == 0:
 			moved = append(moved, c)
 		case c.MarginsOnly:
 			margins = append(margins, c)

@@ -205,3 +205,147 @@ func TestIdenticalShortCircuit(t *testing.T) {
 		t.Errorf("conversions %d → %d, pages %+v", before, cc.n.Load(), res.Pages)
 	}
 }
+
+// insertAt inserts ins into part at the start of the paragraph holding
+// anchor (its <w:p …> start tag end, after its properties when asked).
+func paragraphStart(t *testing.T, s, anchor string) int {
+	t.Helper()
+	k := strings.Index(s, anchor)
+	if k < 0 {
+		t.Fatalf("anchor %q not found", anchor)
+	}
+	p := strings.LastIndex(s[:k], "<w:p ")
+	if q := strings.LastIndex(s[:k], "<w:p>"); q > p {
+		p = q
+	}
+	if p < 0 {
+		t.Fatalf("no paragraph before %q", anchor)
+	}
+	return p
+}
+
+// paragraphEnd is the index just past the paragraph that starts at p.
+func paragraphEnd(t *testing.T, s string, p int) int {
+	t.Helper()
+	depth := 0
+	for i := p; i < len(s); {
+		switch {
+		case strings.HasPrefix(s[i:], "<w:p>") || strings.HasPrefix(s[i:], "<w:p "):
+			depth++
+			i += 4
+		case strings.HasPrefix(s[i:], "</w:p>"):
+			depth--
+			i += 6
+			if depth == 0 {
+				return i
+			}
+		default:
+			i++
+		}
+	}
+	t.Fatalf("paragraph at %d does not end", p)
+	return 0
+}
+
+const pageBreakPara = `<w:p><w:r><w:br w:type="page"/></w:r></w:p>`
+
+type storyCase struct {
+	name, src string
+	edit      func(t *testing.T, orig []byte) []byte
+	// inserted and deleted are the pages the story must name, exactly.
+	inserted, deleted []int
+	check             func(t *testing.T, res *audit.Result)
+}
+
+func storyCases() []storyCase {
+	docx := func(fn func(t *testing.T, s string) string) func(*testing.T, []byte) []byte {
+		return func(t *testing.T, b []byte) []byte {
+			return rewrite(t, b, "word/document.xml", func(s string) string { return fn(t, s) })
+		}
+	}
+	return []storyCase{
+		{name: "page break before page 2", src: "docx/poi_stress023.docx",
+			// Page 2 starts inside the paragraph holding this text: the
+			// break before it moves that paragraph's head from page 1.
+			edit: docx(func(t *testing.T, s string) string {
+				p := paragraphStart(t, s, "existing unit or structure by more than ten percent")
+				return s[:p] + pageBreakPara + s[p:]
+			})},
+		{name: "cover page before a ruled form", src: "docx/oxsdk_consumer-confidence-report.docx",
+			edit: docx(func(t *testing.T, s string) string {
+				k := strings.Index(s, "<w:body>") + len("<w:body>")
+				cover := `<w:p><w:pPr><w:jc w:val="center"/></w:pPr><w:r><w:rPr><w:sz w:val="56"/></w:rPr><w:t>Lake Berryessa Water Quality</w:t></w:r></w:p>` +
+					`<w:p><w:pPr><w:jc w:val="center"/></w:pPr><w:r><w:t>Prepared for the customers of the marina, June 2004</w:t></w:r></w:p>`
+				return s[:k] + cover + pageBreakPara + s[k:]
+			}), inserted: []int{1}},
+		{name: "deleted paragraph", src: "docx/poi_stress023.docx",
+			edit: docx(func(t *testing.T, s string) string {
+				// Item A of 18.33.010, three lines on page 1.
+				p := paragraphStart(t, s, "Increase the supply of smaller units")
+				return s[:p] + s[paragraphEnd(t, s, p):]
+			})},
+		{name: "removed image", src: "docx/docx4j_sample-docx.docx",
+			edit: docx(func(t *testing.T, s string) string {
+				k := strings.Index(s, "<w:drawing")
+				r := strings.LastIndex(s[:k], "<w:r>")
+				if r2 := strings.LastIndex(s[:k], "<w:r "); r2 > r {
+					r = r2
+				}
+				e := strings.Index(s[k:], "</w:r>") + k + len("</w:r>")
+				return s[:r] + s[e:]
+			})},
+		{name: "slide title edited", src: "pptx/oxsdk_typical-deck.pptx",
+			edit: func(t *testing.T, b []byte) []byte {
+				return rewrite(t, b, "ppt/slides/slide3.xml", func(s string) string {
+					return strings.Replace(s, "Graphics Usage", "Pictures In Use", 1)
+				})
+			}},
+		{name: "running header edited", src: "docx/poi_stress023.docx",
+			edit: func(t *testing.T, b []byte) []byte {
+				// The header on every page: "ATTACHMENT 2 / EXHIBIT A".
+				return rewrite(t, b, "word/header2.xml", func(s string) string { return strings.Replace(s, "EXHIBIT", "SCHEDULE", 1) })
+			}},
+		{name: "swapped slides", src: "pptx/oxsdk_typical-deck.pptx",
+			edit: func(t *testing.T, b []byte) []byte {
+				return rewrite(t, b, "ppt/presentation.xml", func(s string) string {
+					return strings.Replace(s, `<p:sldId id="261" r:id="rId3"/><p:sldId id="257" r:id="rId4"/>`, `<p:sldId id="257" r:id="rId4"/><p:sldId id="261" r:id="rId3"/>`, 1)
+				})
+			}},
+	}
+}
+
+// Stories of real edits of real documents, rendered with LibreOffice: the
+// pages named inserted and deleted are exactly those, the rest is
+// reflow, and the feedback says so.
+func TestPageStories(t *testing.T) {
+	r := needRenderer(t)
+	for _, tc := range storyCases() {
+		t.Run(tc.name, func(t *testing.T) {
+			orig, err := os.ReadFile(testdoc.CorpusFile(t, tc.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			edited := tc.edit(t, orig)
+			res, _, _ := run(t, orig, edited, filepath.Ext(tc.src), audit.Options{Render: audit.RenderOn, Renderer: r, Show: -1})
+			p := res.Pages
+			t.Logf("%s\n%s", tc.name, res.Feedback)
+			t.Logf("pages %+v", p)
+			if p.Status != audit.PagesOK {
+				t.Fatalf("pages %s: %s", p.Status, p.Message)
+			}
+			if !slices.Equal(p.Inserted, nonNilInts(tc.inserted)) || !slices.Equal(p.Deleted, nonNilInts(tc.deleted)) {
+				t.Errorf("inserted %v deleted %v, want %v %v", p.Inserted, p.Deleted, tc.inserted, tc.deleted)
+			}
+			if tc.check != nil {
+				tc.check(t, res)
+			}
+		})
+	}
+}
+
+func nonNilInts(s []int) []int {
+	if s == nil {
+		return []int{}
+	}
+	return s
+}

@@ -432,14 +432,7 @@ func pagesOf(r *audit.Result) pagesView {
 	add("Inserted", ints(p.Inserted))
 	add("Deleted", ints(p.Deleted))
 	for _, rf := range p.Reflowed {
-		s := strconv.Itoa(rf.From)
-		if rf.To > rf.From {
-			s += "–" + strconv.Itoa(rf.To)
-		}
-		if rf.Cause > 0 {
-			s += fmt.Sprintf(" (pushed by the change on page %d)", rf.Cause)
-		}
-		v.Summary = append(v.Summary, [2]string{"Reflowed", s})
+		v.Summary = append(v.Summary, [2]string{"Reflowed", audit.ReflowText(rf, p.Inserted)})
 	}
 	if len(p.NotShown) > 0 {
 		add(fmt.Sprintf("Not shown (--show %d)", len(p.Shown)), ints(p.NotShown))
