@@ -400,12 +400,9 @@ func fbPagesLines(p *Pages) []string {
 	}
 	add("shown as before | after images", shown)
 	if len(p.NotShown) > 0 {
-		budget := fmt.Sprintf("not shown: --show %d", len(p.Shown))
-		if len(p.Shown) > 0 {
-			items = append(items, fmt.Sprintf("- %s %s also changed (%s).", fbPlural(len(p.NotShown), "page", "pages"), fbCapList(fbInts(p.NotShown)), budget))
-		} else {
-			items = append(items, fmt.Sprintf("- %s %s changed (%s).", fbPlural(len(p.NotShown), "page", "pages"), fbCapList(fbInts(p.NotShown)), budget))
-		}
+		// Named above as changed, moved, inserted, deleted or header-only;
+		// here only that they have no image.
+		items = append(items, fmt.Sprintf("- not shown as images (--show %d): %s.", len(p.Shown), fbCapList(fbInts(p.NotShown))))
 	}
 	return append([]string{head + ":"}, items...)
 }

@@ -107,14 +107,14 @@ func TestFeedback(t *testing.T) {
 				"- deleted (original numbering): 6.\n",
 				"- reflowed: 5–8 (pushed by the change on page 4).\n",
 				"- shown as before | after images: 2, 4 (inserted), original 6 (deleted).\n",
-				"- page 9 also changed (not shown: --show 3).",
+				"- not shown as images (--show 3): 9.",
 			},
 		},
 		{
 			name: "show 0",
 			r: Result{Pages: Pages{Status: PagesOK, Before: 2, After: 2,
 				Changed: []ChangedPage{{Before: 1, After: 1}, {Before: 2, After: 2}}, NotShown: []int{1, 2}}},
-			want: []string{"- changed: 1, 2.\n- pages 1, 2 changed (not shown: --show 0)."},
+			want: []string{"- changed: 1, 2.\n- not shown as images (--show 0): 1, 2."},
 		},
 		{
 			name: "long page lists are capped",
