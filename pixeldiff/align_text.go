@@ -136,16 +136,28 @@ func (g *textGaps) align(b0, b1, a0, a1 int) []Pair {
 		return nil
 	}
 	linePairs, sb, oa := g.lineMatches(b0, b1, a0, a1)
-	shared := map[[2]int]int{}
-	for _, lp := range linePairs {
-		shared[lp]++
+	// Lines shared by before page i and after page j: dense when the gap
+	// is small enough, else a map.
+	var sharedAt func(i, j int) int
+	if p*q <= gapMatchCells {
+		shared := make([]int32, p*q)
+		for _, lp := range linePairs {
+			shared[lp[0]*q+lp[1]]++
+		}
+		sharedAt = func(i, j int) int { return int(shared[i*q+j]) }
+	} else {
+		shared := map[[2]int]int{}
+		for _, lp := range linePairs {
+			shared[lp]++
+		}
+		sharedAt = func(i, j int) int { return shared[[2]int{i, j}] }
 	}
 	tb := func(i int) int { return len(g.lb[b0+i].ids) }
 	ta := func(j int) int { return len(g.la[a0+j].ids) }
 	score := func(i, j int) int {
 		switch {
 		case tb(i) > 0 && ta(j) > 0:
-			return 1000 * shared[[2]int{i, j}]
+			return 1000 * sharedAt(i, j)
 		case tb(i) > 0 || ta(j) > 0:
 			return 0 // a page of text and one without: not the same page
 		case g.blankB(b0+i) || g.blankA(a0+j):
