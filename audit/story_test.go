@@ -257,6 +257,9 @@ type storyCase struct {
 	// inserted and deleted are the pages the story must name, exactly.
 	inserted, deleted []int
 	check             func(t *testing.T, res *audit.Result)
+	// pixelNoise: check depends on how the rasterizer draws glyphs, and
+	// is only run with the default one (pdftoppm).
+	pixelNoise bool
 }
 
 func storyCases() []storyCase {
@@ -342,6 +345,27 @@ func storyCases() []storyCase {
 			},
 			check: storyCheck(nil, nil, []string{"2 (was 3)", "3 (was 2)"}, 0, "- moved, unchanged: 2 (was 3), 3 (was 2)."),
 		},
+		// A page break at the very top of a ruled form with a different
+		// first page: a blank first page, the old first page moved under
+		// the running header (with mutool's quarter-pixel glyphs its
+		// pixel lines no longer match, RENDERING.md: its text does).
+		{name: "page break at the top of a ruled form", src: "docx/oxsdk_consumer-confidence-report.docx",
+			edit: docx(func(t *testing.T, s string) string {
+				k := strings.Index(s, "<w:body>") + len("<w:body>")
+				return s[:k] + pageBreakPara + s[k:]
+			}), inserted: []int{1},
+			check: storyCheck(nil, []string{"5 (was 4)", "6 (was 5)", "7 (was 6)"}, nil, 1,
+				"- inserted: 1.\n- reflowed: 2–4 (original pages 1–3; pushed by the page inserted at 1)."),
+		},
+		// A table row deleted (the corpus mutation). MuPDF places a few
+		// glyphs of untouched pages a fraction of a pixel apart: with
+		// mutool pages 9 and 16 come out changed (the alignment is the
+		// same; the pixel comparison of the paired pages is not).
+		{name: "table row deleted", src: "docx/oxsdk_table-2007.docx",
+			edit:       func(t *testing.T, b []byte) []byte { return mutateDoc(t, "docx.row-deleted", b) },
+			pixelNoise: true,
+			check:      storyCheck([]string{"2"}, nil, nil, 1, "- changed: 2.\n- reflowed: 2–4 (pushed by the change on page 2)."),
+		},
 		{name: "slide deleted", src: "pptx/oxsdk_typical-deck.pptx",
 			edit: func(t *testing.T, b []byte) []byte {
 				return rewrite(t, b, "ppt/presentation.xml", func(s string) string {
@@ -357,8 +381,15 @@ func storyCases() []storyCase {
 // Stories of real edits of real documents, rendered with LibreOffice: the
 // pages named inserted and deleted are exactly those, the rest is
 // reflow, and the feedback says so.
+//
+// EDITAUDIT_STORY_RASTERIZER=mutool runs them with MuPDF drawing the pages
+// instead of poppler (the measurement in RENDERING.md "Which rasterizer").
 func TestPageStories(t *testing.T) {
 	r := needRenderer(t)
+	mutool := os.Getenv("EDITAUDIT_STORY_RASTERIZER") == "mutool"
+	if mutool {
+		r = &render.Renderer{Converter: r.Converter, Raster: render.NewMutool()}
+	}
 	for _, tc := range storyCases() {
 		t.Run(tc.name, func(t *testing.T) {
 			orig, err := os.ReadFile(testdoc.CorpusFile(t, tc.src))
@@ -376,7 +407,7 @@ func TestPageStories(t *testing.T) {
 			if !slices.Equal(p.Inserted, nonNilInts(tc.inserted)) || !slices.Equal(p.Deleted, nonNilInts(tc.deleted)) {
 				t.Errorf("inserted %v deleted %v, want %v %v", p.Inserted, p.Deleted, tc.inserted, tc.deleted)
 			}
-			if tc.check != nil {
+			if tc.check != nil && !(mutool && tc.pixelNoise) {
 				tc.check(t, res)
 			}
 		})
