@@ -35,8 +35,9 @@ func textPage(lines ...string) PageSig {
 			tl = append(tl, TextLine{Text: l, Y0: 100 + 20*i, Y1: 116 + 20*i})
 		}
 	}
-	for _, l := range body {
+	for i, l := range body {
 		px = append(px, hash64("px:"+l))
+		s.LineRows = append(s.LineRows, int32(100+20*i), int32(116+20*i))
 	}
 	seg := func(ls []string) SegHash {
 		var out SegHash
@@ -119,6 +120,14 @@ func TestAlignText(t *testing.T) {
 			[]string{l(1, 10), "", l(11, 20)},
 			[]string{l(1, 10), "@rule", l(11, 20)},
 			"1-1 = 2-0 - 0-2 + 3-3 =", "[]", Bands{}},
+		{"a picture added inside a reflow is a change of its own",
+			[]string{l(1, 10), l(11, 20), l(21, 30)},
+			[]string{l(1, 7), l(8, 12) + ";@photo;" + l(13, 16), l(17, 26), l(27, 30)},
+			"1-1 ~ 2-2 ~ 3-3 ~ 0-4 r", "[{2 4 2 2 3}]", Bands{}},
+		{"a picture that moves with the reflow is reflow",
+			[]string{l(1, 10), "@photo;" + l(11, 19), l(20, 30)},
+			[]string{l(1, 7), l(8, 10) + ";@photo;" + l(11, 16), l(17, 26), l(27, 30)},
+			"1-1 ~ 2-2 ~ 3-3 ~ 0-4 r", "[{1 4 1 1 3}]", Bands{}},
 		{"swapped slides whose numbers differ",
 			[]string{"Intro;welcome;|bottom:1", "Plan;step one;step two;|bottom:2", "Costs;a lot;|bottom:3", "End;thanks;|bottom:4"},
 			[]string{"Intro;welcome;|bottom:1", "Costs;a lot;|bottom:2", "Plan;step one;step two;|bottom:3", "End;thanks;|bottom:4"},

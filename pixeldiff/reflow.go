@@ -89,7 +89,28 @@ func DetectReflow(before, after []PageSig, pairs []Pair, bands Bands) []Reflow {
 	text := hasText(before) && hasText(after)
 	b := newLineDoc(before, bands, ids, text)
 	a := newLineDoc(after, bands, ids, text)
-	runs := reflowRuns(b, a, len(after), pairs)
+	// With text, a page also holds a change of its own when it shows a
+	// picture (a block without text, see PageSig.pictureLines) that no
+	// page of the original shows: a picture added or replaced inside
+	// pages that reflowed.
+	var novel []bool
+	if text {
+		seen := map[uint64]bool{}
+		for _, s := range before {
+			for _, l := range s.Lines {
+				seen[l] = true
+			}
+		}
+		novel = make([]bool, len(after))
+		for j, s := range after {
+			for _, l := range s.pictureLines(bands) {
+				if !seen[l] {
+					novel[j] = true
+				}
+			}
+		}
+	}
+	runs := reflowRuns(b, a, len(after), pairs, novel)
 	covered := map[int]bool{}
 	for _, r := range runs {
 		for p := r.From; p <= r.To; p++ {
@@ -181,7 +202,7 @@ func newLineDoc(sigs []PageSig, bands Bands, ids map[lineKey]int32, text bool) l
 
 // reflowRuns is the detection on two line sequences; nAfter is the number
 // of pages of the edited file.
-func reflowRuns(b, a lineSeq, nAfter int, pairs []Pair) []Reflow {
+func reflowRuns(b, a lineSeq, nAfter int, pairs []Pair, novel []bool) []Reflow {
 	m := matchLines(b, a)
 	// cause[j]: after page j holds inserted lines, or lines were removed
 	// just before its next surviving line, or it is an inserted blank page
@@ -220,6 +241,11 @@ func reflowRuns(b, a lineSeq, nAfter int, pairs []Pair) []Reflow {
 	for j, i := range m.pa {
 		if i < 0 {
 			cause[a.page[j]] = true
+		}
+	}
+	for j, n := range novel {
+		if n {
+			cause[j] = true
 		}
 	}
 	// A removed line: the change is where the next surviving line is.
