@@ -92,19 +92,29 @@ func DetectReflow(before, after []PageSig, pairs []Pair, bands Bands) []Reflow {
 	// With text, a page also holds a change of its own when it shows a
 	// picture (a block without text, see PageSig.pictureLines) that no
 	// page of the original shows: a picture added or replaced inside
-	// pages that reflowed.
+	// pages that reflowed. A picture that only moved is often resampled
+	// at another sub-pixel phase and hashes differently (a real newspaper
+	// page: a logo moved down by a reflow, corpus poi_drawing.docx), so a
+	// picture counts as new only when no picture of the original has its
+	// height, give or take a row. A picture replaced by one of the same
+	// height inside a reflow is therefore not seen: the text layer cannot
+	// tell, and the pixels cannot tell it from a move.
 	var novel []bool
 	if text {
 		seen := map[uint64]bool{}
+		heights := map[int]bool{}
 		for _, s := range before {
 			for _, l := range s.Lines {
 				seen[l] = true
 			}
+			for _, p := range s.pictureLines(bands) {
+				heights[p.height-1], heights[p.height], heights[p.height+1] = true, true, true
+			}
 		}
 		novel = make([]bool, len(after))
 		for j, s := range after {
-			for _, l := range s.pictureLines(bands) {
-				if !seen[l] {
+			for _, p := range s.pictureLines(bands) {
+				if !seen[p.hash] && !heights[p.height] {
 					novel[j] = true
 				}
 			}

@@ -185,16 +185,21 @@ func (s PageSig) textIdx(b Bands) []int {
 	return out
 }
 
-// pictureLines returns the hashes of the page's blocks of pixels outside
-// the bands that no text line overlaps and that are at least minPicture
-// rows high: pictures, charts, thick rules. Nil without a text layer or
-// block rows.
-func (s PageSig) pictureLines(b Bands) []uint64 {
+// picture is a block of pixels without text: its hash and height in rows.
+type picture struct {
+	hash   uint64
+	height int
+}
+
+// pictureLines returns the page's blocks of pixels outside the bands that
+// no text line overlaps and that are at least minPicture rows high:
+// pictures, charts, thick rules. Nil without a text layer or block rows.
+func (s PageSig) pictureLines(b Bands) []picture {
 	if s.Text == nil || len(s.LineRows) != 2*len(s.Lines) {
 		return nil
 	}
 	top, bottom := s.BandsOn(b)
-	var out []uint64
+	var out []picture
 	for i, l := range s.Lines {
 		y0, y1 := int(s.LineRows[2*i]), int(s.LineRows[2*i+1])
 		if y1-y0 < minPicture || y1 <= top || y0 >= s.H-bottom {
@@ -209,7 +214,7 @@ func (s PageSig) pictureLines(b Bands) []uint64 {
 			}
 		}
 		if !text {
-			out = append(out, l)
+			out = append(out, picture{l, y1 - y0})
 		}
 	}
 	return out
