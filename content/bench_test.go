@@ -100,7 +100,7 @@ func BenchmarkTypical(b *testing.B) {
 			a := corpusBytes(b, c.file)
 			e := a
 			if c.part != "" {
-				e = edit(b, a, map[string]func(string) string{c.part: replacer(b, c.old, c.new)})
+				e = testdoc.Edit(b, a, map[string]func(string) string{c.part: testdoc.Replacer(b, c.old, c.new)})
 			}
 			r := benchDiff(b, a, e)
 			if c.part != "" && len(r.Changes) != 1 {
@@ -114,7 +114,7 @@ func BenchmarkTypical(b *testing.B) {
 // document.xml) against a copy with one word changed.
 func BenchmarkLargestDocx(b *testing.B) {
 	a := corpusBytes(b, "docx/poi_bug65649.docx")
-	e := edit(b, a, map[string]func(string) string{"word/document.xml": func(s string) string {
+	e := testdoc.Edit(b, a, map[string]func(string) string{"word/document.xml": func(s string) string {
 		i := strings.LastIndex(s, "</w:t>")
 		return s[:i] + " amended" + s[i:]
 	}})

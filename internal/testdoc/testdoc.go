@@ -17,6 +17,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 )
 
@@ -121,6 +122,69 @@ func Unzip(tb testing.TB, data []byte) map[string][]byte {
 		out[f.Name] = b
 	}
 	return out
+}
+
+// Edit returns a copy of the package data with the named parts passed
+// through their functions, every entry kept in its order (deflated; a
+// "mimetype" entry stored, as Hancom writes it). It fails the test when
+// data is not a zip or lacks a named part.
+func Edit(tb testing.TB, data []byte, edits map[string]func(string) string) []byte {
+	tb.Helper()
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		tb.Fatalf("not a zip: %v", err)
+	}
+	var parts []Part
+	done := map[string]bool{}
+	for _, f := range zr.File {
+		rc, err := f.Open()
+		if err != nil {
+			tb.Fatal(err)
+		}
+		b, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil {
+			tb.Fatalf("%s: %v", f.Name, err)
+		}
+		d := string(b)
+		if fn, ok := edits[f.Name]; ok {
+			d = fn(d)
+			done[f.Name] = true
+		}
+		parts = append(parts, Part{Name: f.Name, Data: d, Store: f.Name == "mimetype"})
+	}
+	for name := range edits {
+		if !done[name] {
+			tb.Fatalf("the package has no part %s", name)
+		}
+	}
+	return Zip(parts...)
+}
+
+// Replacer returns an edit function (for Edit) that replaces each old by
+// its new, in order (old, new, old, new…); each old must occur exactly
+// once in the part at that point, or the test fails.
+func Replacer(tb testing.TB, pairs ...string) func(string) string {
+	return func(s string) string {
+		tb.Helper()
+		for i := 0; i+1 < len(pairs); i += 2 {
+			s = ReplaceOnce(tb, s, pairs[i], pairs[i+1])
+		}
+		return s
+	}
+}
+
+// ReplaceOnce replaces old by new in s, which must hold old exactly once.
+func ReplaceOnce(tb testing.TB, s, old, new string) string {
+	tb.Helper()
+	if n := strings.Count(s, old); n != 1 {
+		short := old
+		if len(short) > 80 {
+			short = short[:80] + "…"
+		}
+		tb.Fatalf("%q occurs %d times, want once", short, n)
+	}
+	return strings.Replace(s, old, new, 1)
 }
 
 // WellFormed parses b with encoding/xml, which rejects malformed markup
