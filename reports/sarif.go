@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/editaudit/editaudit/audit"
+	"github.com/editaudit/editaudit/content"
 	"github.com/editaudit/editaudit/formats"
 )
 
@@ -73,7 +74,9 @@ type sarifResult struct {
 	Message             sarifMessage      `json:"message"`
 	Locations           []sarifLocation   `json:"locations"`
 	PartialFingerprints map[string]string `json:"partialFingerprints"`
-	Properties          sarifResultProps  `json:"properties"`
+	// Properties is a sarifResultProps (a finding) or a
+	// sarifContentProps (a content change kind).
+	Properties any `json:"properties"`
 }
 
 type sarifLocation struct {
@@ -121,6 +124,10 @@ type sarifRunProps struct {
 	Shrunk      []audit.Shrink `json:"shrunk"`
 	PagesStatus string         `json:"pagesStatus"`
 	Changed     []int          `json:"changedPages"`
+	// ContentStatus is content.status ("off" when not compared) and
+	// ContentSummary content.summary (absent when off).
+	ContentStatus  string           `json:"contentStatus"`
+	ContentSummary *content.Summary `json:"contentSummary,omitempty"`
 }
 
 // sarifLevel maps a grade to a SARIF result level (§3.27.10): fatal and
@@ -148,7 +155,9 @@ func sarifLevel(g formats.Grade) string {
 // fix. partialFingerprints["editauditKey/v1"] is a hash of the finding's
 // position-free identity, stable across edits elsewhere in the part.
 // Pre-existing findings are not results (they are not the edit's); the run
-// properties count them and carry the verdict.
+// properties count them and carry the verdict. The content diff adds one
+// note per kind of change (sarifContent) and its status and summary to the
+// run properties.
 func WriteSARIF(w io.Writer, r *audit.Result) error {
 	fs := append([]formats.Finding(nil), r.NewFindings...)
 	formats.Sort(fs)
@@ -215,6 +224,17 @@ func WriteSARIF(w io.Writer, r *audit.Result) error {
 		results = append(results, res)
 	}
 
+	cRules, cResults := sarifContent(r, len(rules), func() sarifLocation {
+		var l sarifLocation
+		if uri != "" {
+			l.PhysicalLocation = &sarifPhysical{ArtifactLocation: sarifArtifactLocation{URI: uri, Index: artIndex}}
+		}
+		return l
+	})
+	rules = append(rules, cRules...)
+	results = append(results, cResults...)
+	cStatus, cSummary := sarifContentRun(r)
+
 	var changed []int
 	for _, c := range r.Pages.Changed {
 		changed = append(changed, c.After)
@@ -234,7 +254,8 @@ func WriteSARIF(w io.Writer, r *audit.Result) error {
 		ColumnKind: "unicodeCodePoints",
 		Properties: sarifRunProps{Schema: schema, Blocked: r.Blocked, Restored: r.Restored,
 			Original: r.Original, Edited: r.Edited, Preexisting: r.Preexisting, Resolved: len(r.Resolved),
-			Shrunk: nonNil(r.Structure.Shrunk), PagesStatus: status, Changed: nonNil(changed)},
+			Shrunk: nonNil(r.Structure.Shrunk), PagesStatus: status, Changed: nonNil(changed),
+			ContentStatus: cStatus, ContentSummary: cSummary},
 	}}}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
