@@ -140,7 +140,9 @@ func fbContentSummary(s content.Summary, format formats.Format) string {
 //	moved to body paragraph 1 from body paragraph 58: "That was a page break"
 func fbContentChange(ch content.Change) string {
 	q := func(s string, n int) string { return "\"" + fbClipMiddle(fbOneLine(s), n) + "\"" }
-	detail := fbOneLine(ch.Detail)
+	detail := fbClip(fbOneLine(ch.Detail), fbMaxWhere)
+	ch.Where = fbClip(fbOneLine(ch.Where), fbMaxWhere)
+	ch.From = fbClip(fbOneLine(ch.From), fbMaxWhere)
 	sheet := strings.HasPrefix(ch.Where, "sheet '")
 	switch ch.Kind {
 	case content.KindText:
@@ -158,7 +160,7 @@ func fbContentChange(ch content.Change) string {
 			s = "formatting lost: "
 		}
 		if detail == "" {
-			detail = fbOneLine(ch.Before + " → " + ch.After)
+			detail = fbClip(fbOneLine(ch.Before+" → "+ch.After), fbMaxWhere)
 		}
 		s += detail + " in " + ch.Where
 		if ch.Text != "" {

@@ -4,7 +4,9 @@
 // part, a human "where", its text and its resolved run formatting) and
 // diffs the original's units against the edited file's, reporting what
 // text, cells and formatting the edit changed (Result, marshalled as the
-// "content" object of DESIGN.md), and renders that for a model (Text).
+// "content" object of DESIGN.md). The sentences a model reads about it are
+// audit's (its feedback's Content section), like every other sentence of
+// the feedback.
 //
 // It reads the packages itself, streaming each XML part through the
 // formats package's reader and scanner (zip under limits, no DOM), so a
