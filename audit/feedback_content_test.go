@@ -108,4 +108,3 @@ func TestContentFeedbackBound(t *testing.T) {
 		t.Errorf("one list starved the other:\n%s", fb)
 	}
 }
-
