@@ -98,13 +98,14 @@ footer { color:var(--muted); font-size:12px; }
 <section>
 <h2>Edit damage</h2>
 <table>
-<thead><tr><th>group</th><th class="num">pairs</th><th class="num">audited</th><th class="num">failed</th><th class="num">blocked</th><th class="num">new errors</th><th class="num">new warnings</th><th class="num">structure lost</th><th class="num">pages changed (mean / p50 / p95)</th><th class="num">inserted / deleted / reflowed</th><th class="num">render failures</th><th class="num">time per pair (p50)</th></tr></thead>
+<thead><tr><th>group</th><th class="num">pairs</th><th class="num">audited</th><th class="num">failed</th><th class="num">blocked</th><th class="num">new errors</th><th class="num">new warnings</th><th class="num">structure lost</th><th class="num">content changed</th><th class="num">share touched (mean / p95)</th><th class="num">formatting lost</th><th class="num">pages changed (mean / p50 / p95)</th><th class="num">inserted / deleted / reflowed</th><th class="num">render failures</th><th class="num">time per pair (p50)</th></tr></thead>
 <tbody>
 {{range .Metrics}}<tr><td>{{.Group}}</td><td class="num">{{.Pairs}}</td><td class="num">{{.Audited}}</td><td class="num">{{.Failed}}</td>
 <td class="num{{if .Blocked}} bad{{end}}">{{pct .BlockedRate}} ({{.Blocked}})</td>
 <td class="num">{{pct .NewErrorRate}} ({{.NewErrorPairs}})</td>
 <td class="num">{{pct .NewWarningRate}} ({{.NewWarningPairs}})</td>
 <td class="num{{if .StructureLoss.Pairs}} warn{{end}}">{{pct .StructureLoss.Rate}} ({{.StructureLoss.Pairs}})</td>
+{{with .Content}}{{if .Compared}}<td class="num">{{pct .ChangedRate}} ({{.ChangedPairs}})</td><td class="num">{{pct .ChangedShare.Mean}} / {{pct .ChangedShare.P95}}</td><td class="num{{if .FormattingLostPairs}} warn{{end}}">{{pct .FormattingLostRate}} ({{.FormattingLostPairs}})</td>{{else}}<td class="num">—</td><td class="num">—</td><td class="num">—</td>{{end}}{{end}}
 <td class="num">{{if .Pages.Rendered}}{{num .Pages.Changed.Mean}} / {{num .Pages.Changed.P50}} / {{num .Pages.Changed.P95}}{{else}}—{{end}}</td>
 <td class="num">{{if .Pages.Rendered}}{{.Pages.Inserted}} / {{.Pages.Deleted}} / {{.Pages.Reflowed}}{{else}}—{{end}}</td>
 <td class="num">{{.Pages.RenderFailed}}</td>
@@ -124,11 +125,11 @@ footer { color:var(--muted); font-size:12px; }
 {{if .Index}}<section>
 <h2>Pairs</h2>
 <table id="pairs">
-<thead><tr><th data-k="n">id</th><th data-k="s">group</th><th data-k="s">verdict</th><th class="num" data-k="n">new findings</th><th data-k="s">codes</th><th class="num" data-k="n">structure lost</th><th data-k="s">shrunk</th><th data-k="s">pages</th><th class="num" data-k="n">changed</th><th class="num" data-k="n">inserted</th><th class="num" data-k="n">deleted</th><th class="num" data-k="n">ms</th><th>report</th></tr></thead>
+<thead><tr><th data-k="n">id</th><th data-k="s">group</th><th data-k="s">verdict</th><th class="num" data-k="n">new findings</th><th data-k="s">codes</th><th class="num" data-k="n">structure lost</th><th data-k="s">shrunk</th><th class="num" data-k="n">content touched</th><th data-k="s">pages</th><th class="num" data-k="n">changed</th><th class="num" data-k="n">inserted</th><th class="num" data-k="n">deleted</th><th class="num" data-k="n">ms</th><th>report</th></tr></thead>
 <tbody>
 {{range $rank, $_ := .Rows}}<tr><td class="mono" data-v="{{$rank}}">{{.ID}}</td><td>{{.Group}}</td><td data-v="{{.Verdict}}"><span class="v v-{{.Verdict}}">{{.Verdict}}</span>{{if .Error}}<div class="err">{{.Error}}</div>{{end}}</td>
 <td class="num" data-v="{{.NewFindings.Total}}">{{if .NewFindings.Total}}{{.NewFindings.Total}}{{if .NewFindings.Fatal}} <span class="bad">({{.NewFindings.Fatal}} fatal)</span>{{end}}{{end}}</td>
-<td class="mono">{{.Codes}}</td><td class="num" data-v="{{.Lost}}">{{if .Lost}}{{.Lost}}{{end}}</td><td>{{.Shrunk}}</td><td>{{.PagesStatus}}</td>
+<td class="mono">{{.Codes}}</td><td class="num" data-v="{{.Lost}}">{{if .Lost}}{{.Lost}}{{end}}</td><td>{{.Shrunk}}</td><td class="num" data-v="{{.ContentChanged}}">{{if .ContentCompared}}{{.ContentChanged}}{{if .FormattingLost}} <span class="warn">({{.FormattingLost}} lost formatting)</span>{{end}}{{else}}—{{end}}</td><td>{{.PagesStatus}}</td>
 <td class="num" data-v="{{.Changed}}">{{if .Changed}}{{.Changed}}{{end}}</td><td class="num" data-v="{{.Inserted}}">{{if .Inserted}}{{.Inserted}}{{end}}</td><td class="num" data-v="{{.Deleted}}">{{if .Deleted}}{{.Deleted}}{{end}}</td>
 <td class="num" data-v="{{.TotalMS}}">{{.TotalMS}}</td><td>{{if .Report}}<a href="{{.Report}}">report</a>{{end}}</td></tr>
 {{end}}</tbody>

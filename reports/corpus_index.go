@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/editaudit/editaudit/audit"
+	"github.com/editaudit/editaudit/content"
 	"github.com/editaudit/editaudit/corpus/results"
 	"github.com/editaudit/editaudit/formats"
 )
@@ -24,6 +25,11 @@ type IndexRow struct {
 	// metrics.
 	Lost   int
 	Shrunk string
+	// Content: whether it was compared, the original's units the edit
+	// touched, and those that lost formatting.
+	ContentCompared bool
+	ContentChanged  int
+	FormattingLost  int
 	// Pages: status and changed/inserted/deleted counts.
 	PagesStatus                string
 	Changed, Inserted, Deleted int
@@ -66,6 +72,9 @@ func IndexRowOf(r *results.Record) IndexRow {
 		shr = append(shr, fmt.Sprintf("%s %d→%d", s.Metric, s.Before, s.After))
 	}
 	row.Shrunk = strings.Join(shr, ", ")
+	if c := r.Content; c != nil && (c.Status == content.StatusOK || c.Status == content.StatusPartial) {
+		row.ContentCompared, row.ContentChanged, row.FormattingLost = true, c.Summary.Changed, c.Summary.FormattingLost
+	}
 	if r.Pages.Status == audit.PagesOK {
 		row.Changed, row.Inserted, row.Deleted = len(r.Pages.Changed), len(r.Pages.Inserted), len(r.Pages.Deleted)
 	}
