@@ -186,7 +186,7 @@ func checkWithPages(c *cli.Context, format string, j checkJSON) error {
 	}
 	var pages []reports.CheckPage
 	mode := c.String("render")
-	if mode != audit.RenderOff && rep.Format != formats.HWPX && rep.Format != formats.Unknown {
+	if mode != audit.RenderOff && rep.Format != formats.Unknown {
 		r, err := audit.StartRenderer(c.Context, mode, render.Config{Pool: render.PoolOptions{Workers: 1}})
 		if err != nil {
 			return toolErr(err)
