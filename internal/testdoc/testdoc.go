@@ -125,8 +125,8 @@ func Unzip(tb testing.TB, data []byte) map[string][]byte {
 }
 
 // Edit returns a copy of the package data with the named parts passed
-// through their functions, every entry kept in its order (deflated; a
-// "mimetype" entry stored, as Hancom writes it). It fails the test when
+// through their functions, every entry kept in its order and with its
+// compression method (stored or deflated). It fails the test when
 // data is not a zip or lacks a named part.
 func Edit(tb testing.TB, data []byte, edits map[string]func(string) string) []byte {
 	tb.Helper()
@@ -151,7 +151,7 @@ func Edit(tb testing.TB, data []byte, edits map[string]func(string) string) []by
 			d = fn(d)
 			done[f.Name] = true
 		}
-		parts = append(parts, Part{Name: f.Name, Data: d, Store: f.Name == "mimetype"})
+		parts = append(parts, Part{Name: f.Name, Data: d, Store: f.Method == zip.Store})
 	}
 	for name := range edits {
 		if !done[name] {
