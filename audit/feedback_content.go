@@ -6,6 +6,7 @@ import (
 
 	"github.com/editaudit/editaudit/content"
 	"github.com/editaudit/editaudit/formats"
+	"github.com/editaudit/editaudit/internal/plural"
 )
 
 // The "Content" section of the feedback: what text, cells and formatting
@@ -89,7 +90,7 @@ func fbContentLines(c *content.Result, format formats.Format, max, budget int) [
 		default:
 			cause = "cap: the feedback's character budget"
 		}
-		lines = append(lines, fmt.Sprintf("… and %d more content %s not listed (%s; the counts above include them).", rest, fbPlural(rest, "change", "changes"), cause))
+		lines = append(lines, fmt.Sprintf("… and %d more content %s not listed (%s; the counts above include them).", rest, plural.Word(rest, "change", "changes"), cause))
 	}
 	return lines
 }
@@ -105,13 +106,13 @@ func fbContentSummary(s content.Summary, format formats.Format) string {
 	var parts []string
 	add := func(n int, sg, pl string) {
 		if n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n, fbPlural(n, sg, pl)))
+			parts = append(parts, fmt.Sprintf("%d %s", n, plural.Word(n, sg, pl)))
 		}
 	}
 	add(s.Text, "text edit", "text edits")
 	add(s.Cells, "cell changed", "cells changed")
 	if s.Format > 0 {
-		f := fmt.Sprintf("%d %s", s.Format, fbPlural(s.Format, "formatting change", "formatting changes"))
+		f := fmt.Sprintf("%d %s", s.Format, plural.Word(s.Format, "formatting change", "formatting changes"))
 		if s.FormattingLost > 0 {
 			f += fmt.Sprintf(" (%d lost bold, italic, underline, strikethrough, highlight or colour)", s.FormattingLost)
 		}
@@ -125,7 +126,7 @@ func fbContentSummary(s content.Summary, format formats.Format) string {
 	add(s.SheetsRenamed, "sheet renamed", "sheets renamed")
 	line := strings.Join(parts, ", ")
 	if s.UnitsBefore > 0 {
-		line += fmt.Sprintf("; %d of %d %s of the original touched (%.1f%%)", s.Changed, s.UnitsBefore, fbPlural(s.UnitsBefore, one, many), 100*s.ChangedShare)
+		line += fmt.Sprintf("; %d of %d %s of the original touched (%.1f%%)", s.Changed, s.UnitsBefore, plural.Word(s.UnitsBefore, one, many), 100*s.ChangedShare)
 	}
 	return line
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/editaudit/editaudit/audit"
 	"github.com/editaudit/editaudit/content"
 	"github.com/editaudit/editaudit/formats"
+	"github.com/editaudit/editaudit/internal/plural"
 )
 
 // DefaultHTMLMaxContentChanges is the number of content changes the HTML
@@ -93,7 +94,7 @@ func contentOf(r *audit.Result, max int) contentView {
 		add(s.SheetsRenamed, "sheets renamed")
 		v.Summary = append(v.Summary, [2]string{"Changes", strings.Join(kinds, " · ")})
 		if s.FormattingLost > 0 {
-			v.Summary = append(v.Summary, [2]string{"Formatting lost", fmt.Sprintf("%d %s lost bold, italic, underline, strikethrough, highlight or colour", s.FormattingLost, plural(s.FormattingLost, unit[:len(unit)-1], unit))})
+			v.Summary = append(v.Summary, [2]string{"Formatting lost", fmt.Sprintf("%d %s lost bold, italic, underline, strikethrough, highlight or colour", s.FormattingLost, plural.Word(s.FormattingLost, unit[:len(unit)-1], unit))})
 		}
 	}
 	for i, ch := range c.Changes {
@@ -107,7 +108,7 @@ func contentOf(r *audit.Result, max int) contentView {
 		if len(v.Rows) == len(c.Changes) {
 			cause = fmt.Sprintf("the audit lists %d; --format json has the same list", len(c.Changes))
 		}
-		v.Cut = fmt.Sprintf("… and %d more %s not drawn (%s); the counts above include them.", rest, plural(rest, "change", "changes"), cause)
+		v.Cut = fmt.Sprintf("… and %d more %s not drawn (%s); the counts above include them.", rest, plural.Word(rest, "change", "changes"), cause)
 	}
 	return v
 }

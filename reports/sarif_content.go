@@ -8,6 +8,7 @@ import (
 
 	"github.com/editaudit/editaudit/audit"
 	"github.com/editaudit/editaudit/content"
+	"github.com/editaudit/editaudit/internal/plural"
 )
 
 // sarifContentKinds are the content change kinds in the order their rules
@@ -78,10 +79,10 @@ func sarifContent(r *audit.Result, first int, loc func() sarifLocation) ([]sarif
 			wheres = append(wheres, ch.Where)
 			l.LogicalLocations = append(l.LogicalLocations, sarifLogical{Name: ch.Where, FullyQualifiedName: ch.Part + " " + ch.Where, Kind: "element"})
 		}
-		noun := plural(n, k.one, k.many)
+		noun := plural.Word(n, k.one, k.many)
 		if strings.Contains(noun, "%s") {
 			unit := contentUnit(r)
-			noun = fmt.Sprintf(noun, plural(n, unit[:len(unit)-1], unit))
+			noun = fmt.Sprintf(noun, plural.Word(n, unit[:len(unit)-1], unit))
 		}
 		msg := fmt.Sprintf("Content: %d %s", n, noun)
 		if k.kind == content.KindFormat && c.Summary.FormattingLost > 0 {

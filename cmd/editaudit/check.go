@@ -54,6 +54,10 @@ func runCheck(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	show, err := showCount(c)
+	if err != nil {
+		return err
+	}
 	withPages := format == reports.FormatModel || format == reports.FormatHTML
 	if withPages && c.NArg() != 1 {
 		return usageErr("--format %s takes exactly one FILE", format)
@@ -61,7 +65,7 @@ func runCheck(c *cli.Context) error {
 	var reps []*formats.Report
 	anyFatal := false
 	for _, path := range c.Args().Slice() {
-		rep, err := inspect.File(c.Context, path, inspect.Options{})
+		rep, err := inspect.Document(c.Context, path, inspect.Options{}) // a missing FILE is file.missing
 		if err != nil {
 			return toolErr(err)
 		}
@@ -70,7 +74,7 @@ func runCheck(c *cli.Context) error {
 	}
 	opts := reports.CheckOptions{Parts: c.Bool("parts")}
 	if withPages {
-		opts.Pages, err = checkPages(c.Context, mode, reps[0], c.Int("show"), c.App.ErrWriter)
+		opts.Pages, err = checkPages(c.Context, mode, reps[0], show, c.App.ErrWriter)
 		if err != nil {
 			return toolErr(err)
 		}
@@ -95,7 +99,7 @@ func runCheck(c *cli.Context) error {
 // unknown content is not rendered; HWPX goes through editaudit's converter). With --render auto a page
 // that cannot be drawn is said on stderr and the report goes without it.
 func checkPages(ctx context.Context, mode string, rep *formats.Report, n int, stderr io.Writer) ([]reports.CheckPage, error) {
-	if mode == audit.RenderOff || rep.Format == formats.Unknown {
+	if n == 0 || mode == audit.RenderOff || rep.Format == formats.Unknown {
 		return nil, nil
 	}
 	r, err := audit.StartRenderer(ctx, mode, render.Config{Pool: render.PoolOptions{Workers: 1}})

@@ -107,7 +107,7 @@ func TestCLIExitCodes(t *testing.T) {
 		{"check bad format", []string{"check", "--format", "yaml", f["orig.docx"]}, false, 2, "--format", ""},
 		{"check unknown flag", []string{"check", "--frobnicate", f["orig.docx"]}, false, 2, "frobnicate", ""},
 		{"unknown command", []string{"frobnicate"}, false, 2, "", ""},
-		{"check missing file", []string{"check", filepath.Join(dir, "missing.docx")}, false, 3, "missing.docx", ""},
+		{"check missing file is a finding", []string{"check", filepath.Join(dir, "missing.docx")}, false, 1, "", "file.missing"},
 		{"audit passed", []string{"audit", "--render", "off", "--store", store, f["orig.docx"], f["ok.docx"]}, false, 0, "", ""},
 		{"audit blocked", []string{"audit", "--render", "off", "--store", store, f["orig.docx"], f["broken.docx"]}, false, 1, "", "xml.illegal-char"},
 		{"audit pre-existing fatal passes", []string{"audit", "--render", "off", "--store", store, "--format", "json", f["broken.docx"], f["broken-too.docx"]}, false, 0, "", `"fatal": 1`},
@@ -115,7 +115,8 @@ func TestCLIExitCodes(t *testing.T) {
 		{"audit bad render mode", []string{"audit", "--render", "sometimes", f["orig.docx"], f["ok.docx"]}, false, 2, "--render", ""},
 		{"audit bad format", []string{"audit", "--format", "pdf", f["orig.docx"], f["ok.docx"]}, false, 2, "--format", ""},
 		{"audit folder", []string{"audit", "--render", "off", dir, f["ok.docx"]}, false, 2, "folder", ""},
-		{"audit missing original", []string{"audit", "--render", "off", "--store", store, filepath.Join(dir, "missing.docx"), f["ok.docx"]}, false, 3, "missing.docx", ""},
+		{"audit missing original", []string{"audit", "--render", "off", "--store", store, filepath.Join(dir, "missing.docx"), f["ok.docx"]}, false, 2, "missing.docx", ""},
+		{"audit missing edited is a finding", []string{"audit", "--render", "off", "--store", store, "--format", "json", f["orig.docx"], filepath.Join(dir, "missing.docx")}, false, 1, "", `"code": "file.missing"`},
 		{"audit render on without LibreOffice", []string{"audit", "--render", "on", "--store", store, f["orig.docx"], f["ok.docx"]}, true, 3, "apt-get install libreoffice", ""},
 		{"audit render auto without LibreOffice", []string{"audit", "--render", "auto", "--store", store, "--format", "json", f["orig.docx"], f["broken.docx"]}, true, 1, "", `"status": "failed"`},
 	}

@@ -147,7 +147,7 @@ func TestCorpusCommands(t *testing.T) {
 	copyTo(filepath.Join(dir, "orig.docx"), filepath.Join(od, "lonely.docx"))
 	dirRun := filepath.Join(dir, "dirrun")
 	code, out, errs = runCLI(t, "corpus", "run", "--render", "off", "--store", store, "--out", dirRun, "--progress", "none", "--originals", od, "--edited", ed)
-	if code != exitOK || !strings.Contains(errs, "1 files only in") || !strings.Contains(out, "1 only in the originals") {
+	if code != exitOK || !strings.Contains(errs, "1 file only in") || !strings.Contains(out, "1 only in the originals") {
 		t.Errorf("folders: exit %d\n%s\n%s", code, out, errs)
 	}
 
@@ -162,7 +162,7 @@ func TestCorpusCommands(t *testing.T) {
 		{"bad progress", []string{"corpus", "run", "--progress", "loud", manifest}, exitUsage},
 		{"manifest and folders", []string{"corpus", "run", "--originals", od, "--edited", ed, manifest}, exitUsage},
 		{"bad manifest", []string{"corpus", "run", "--render", "off", "--out", filepath.Join(dir, "x"), filepath.Join(dir, "orig.docx")}, exitUsage},
-		{"missing manifest", []string{"corpus", "run", filepath.Join(dir, "nope.csv")}, exitTool},
+		{"missing manifest", []string{"corpus", "run", filepath.Join(dir, "nope.csv")}, exitUsage},
 		{"summary of a non-run", []string{"corpus", "summary", dir}, exitUsage},
 		{"summary bad format", []string{"corpus", "summary", "--format", "xml", run}, exitUsage},
 		{"merge into a run", []string{"corpus", "merge", "--out", merged, run}, exitTool},

@@ -53,11 +53,20 @@ func oneOf(flag, value string, allowed ...string) error {
 	return usageErr("--%s %q: use %s", flag, value, list)
 }
 
-// show is --show as the library wants it: 0 (none) becomes -1, since 0
-// means the default there.
-func show(c *cli.Context) int {
-	if n := c.Int("show"); n != 0 {
-		return n
+// showCount is --show, a number of pages: 0 or more.
+func showCount(c *cli.Context) (int, error) {
+	n := c.Int("show")
+	if n < 0 {
+		return 0, usageErr("--show %d: use 0 (no pages) or more", n)
 	}
-	return -1
+	return n, nil
+}
+
+// libraryShow is a --show count as audit.Options.Show and
+// corpus.RunOptions.Show take it: there 0 means the default, -1 none.
+func libraryShow(n int) int {
+	if n == 0 {
+		return -1
+	}
+	return n
 }
