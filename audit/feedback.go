@@ -105,6 +105,11 @@ func Feedback(r *Result, opts FeedbackOptions) string {
 	} else {
 		before = append(before, fbStructureLines(r.Structure.Shrunk)...)
 		after = fbPagesLines(&r.Pages)
+		// No page changed but the content did (a word in a small title,
+		// speaker notes): say so, lest "none changed" read as "nothing".
+		if c := content; c != nil && len(c.Changes)+c.Truncated > 0 && len(after) == 1 && strings.HasSuffix(after[0], "; none changed.") {
+			after[0] = strings.TrimSuffix(after[0], ".") + " on the rendered pages, although the content did (above)."
+		}
 	}
 
 	fs := append([]formats.Finding(nil), r.NewFindings...)

@@ -108,3 +108,17 @@ func TestContentFeedbackBound(t *testing.T) {
 		t.Errorf("one list starved the other:\n%s", fb)
 	}
 }
+
+// No page changed but the content did: the pages line says so.
+func TestContentFeedbackNoPageChanged(t *testing.T) {
+	r := &Result{Pages: Pages{Status: PagesOK, Before: 187, After: 187},
+		Content: &content.Result{Status: content.StatusOK, Changes: []content.Change{{Kind: content.KindText, Where: "slide 1, shape 'Title 3'",
+			Diff: []content.Op{{Op: "-", Text: "line"}, {Op: "+", Text: "blue"}}}}, Summary: content.Summary{UnitsBefore: 187, Changed: 1, Text: 1}}}
+	if fb := Feedback(r, FeedbackOptions{}); !strings.HasSuffix(fb, "\nPages: 187 before, 187 after; none changed on the rendered pages, although the content did (above).") {
+		t.Errorf("feedback:\n%s", fb)
+	}
+	r.Content.Changes, r.Content.Summary = nil, content.Summary{UnitsBefore: 187}
+	if fb := Feedback(r, FeedbackOptions{}); !strings.HasSuffix(fb, "\nPages: 187 before, 187 after; none changed.") {
+		t.Errorf("feedback:\n%s", fb)
+	}
+}

@@ -110,7 +110,7 @@ func writeContentText(b *strings.Builder, c results.ContentMetrics, in string) {
 		fmt.Fprintf(b, "%scontent: not compared\n", in)
 		return
 	}
-	fmt.Fprintf(b, "%scontent: %d pairs compared", in, c.Compared)
+	fmt.Fprintf(b, "%scontent: %s compared", in, plural.Of(c.Compared, "pair", "pairs"))
 	if c.Partial > 0 {
 		fmt.Fprintf(b, " (%d only in part)", c.Partial)
 	}
@@ -120,8 +120,8 @@ func writeContentText(b *strings.Builder, c results.ContentMetrics, in string) {
 	b.WriteString("\n")
 	fmt.Fprintf(b, "%s  changed          %5d  %s of compared pairs\n", in, c.ChangedPairs, fmtPct(c.ChangedRate))
 	d := c.ChangedShare
-	fmt.Fprintf(b, "%s  share touched    mean %s  p50 %s  p95 %s  max %s  (%d of %d units)\n", in,
-		strings.TrimSpace(fmtPct(d.Mean)), strings.TrimSpace(fmtPct(d.P50)), strings.TrimSpace(fmtPct(d.P95)), strings.TrimSpace(fmtPct(d.Max)), c.Changed, c.UnitsBefore)
-	fmt.Fprintf(b, "%s  formatting lost  %5d  %s of compared pairs (%d units)\n", in, c.FormattingLostPairs, fmtPct(c.FormattingLostRate), c.FormattingLost)
+	fmt.Fprintf(b, "%s  share touched    mean %s  p50 %s  p95 %s  max %s  (%d of %s)\n", in,
+		strings.TrimSpace(fmtPct(d.Mean)), strings.TrimSpace(fmtPct(d.P50)), strings.TrimSpace(fmtPct(d.P95)), strings.TrimSpace(fmtPct(d.Max)), c.Changed, plural.Of(c.UnitsBefore, "unit", "units"))
+	fmt.Fprintf(b, "%s  formatting lost  %5d  %s of compared pairs (%s)\n", in, c.FormattingLostPairs, fmtPct(c.FormattingLostRate), plural.Of(c.FormattingLost, "unit", "units"))
 	fmt.Fprintf(b, "%s  text %d, formatting %d, cells %d, inserted %d, deleted %d, moved %d\n", in, c.Text, c.Format, c.Cells, c.Inserted, c.Deleted, c.Moved)
 }
