@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/editaudit/editaudit/formats/xlsx"
 	"github.com/editaudit/editaudit/internal/testdoc"
 )
 
@@ -208,7 +209,7 @@ func generatedWorkbook(rows, changed int) []byte {
 			if every > 0 && r%every == 0 && c == 3 && r/every <= changed {
 				v = -1
 			}
-			fmt.Fprintf(&sheet, `<c r="%s%d" s="1"><v>%d</v></c>`, colName(c+2), r, v)
+			fmt.Fprintf(&sheet, `<c r="%s%d" s="1"><v>%d</v></c>`, xlsx.ColName(c+2), r, v)
 		}
 		if r == 1 {
 			fmt.Fprintf(&sheet, `<c r="J1"><f t="shared" ref="J1:J%d" si="0">SUM(B1:I1)</f><v>0</v></c></row>`, rows)

@@ -293,11 +293,11 @@ func scanPartHashed(ctx context.Context, p *formats.Package, part string, h form
 		return "cannot read the part: " + err.Error()
 	}
 	defer rc.Close()
-	var r io.Reader = &ctxReader{ctx: ctx, r: rc}
+	var r io.Reader = rc
 	if sum != nil {
 		r = io.TeeReader(r, sum)
 	}
-	res := formats.ScanXML(part, r, p.Limits, h)
+	res := formats.ScanXMLContext(ctx, part, r, p.Limits, h)
 	if res.Complete {
 		return ""
 	}
@@ -311,17 +311,4 @@ func scanPartHashed(ctx context.Context, p *formats.Package, part string, h form
 		}
 	}
 	return "the part could not be read to its end"
-}
-
-// ctxReader stops a scan when ctx is cancelled.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (c *ctxReader) Read(b []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.r.Read(b)
 }

@@ -70,7 +70,9 @@
 // charts, and cells' borders and alignment; formatting of Excel cells
 // hidden under a merged range.
 //
-// It imports formats and the namespace constants of formats/docx, pptx,
-// xlsx and hwpx only; it must not import audit, reports, pixeldiff,
-// baseline or corpus (they consume its Result).
+// It imports formats and, of formats/docx, pptx, xlsx and hwpx, their
+// namespace constants and what they export about reading a package (Word's
+// story parts and their labels, A1 references, Hangul's reading order);
+// it must not import audit, reports, pixeldiff, baseline or corpus (they
+// consume its Result).
 package content

@@ -66,7 +66,7 @@ func (x *extraction) sameAsOriginal(ctx context.Context, p *formats.Package, b, 
 	defer rc.Close()
 	var sum maphash.Hash
 	sum.SetSeed(xa.seed)
-	if _, err := io.Copy(&sum, &ctxReader{ctx: ctx, r: rc}); err != nil {
+	if _, err := io.Copy(&sum, formats.ContextReader(ctx, rc)); err != nil {
 		return false
 	}
 	return sum.Sum64() == want

@@ -489,7 +489,7 @@ func (p *Package) ScanPart(ctx context.Context, part string, h Handler) ScanResu
 	}
 	defer rc.Close()
 	rh := &refHandler{next: h, relNS: relNamespaces}
-	res := ScanXML(e.Part, &ctxReader{ctx: ctx, r: rc}, p.Limits, rh)
+	res := ScanXMLContext(ctx, e.Part, rc, p.Limits, rh)
 	for i, f := range res.Findings {
 		if f.Code == CodeXMLNotWellFormed && strings.Contains(f.Message, "checksum error") {
 			res.Findings[i] = p.readErrFinding(e.Part, zip.ErrChecksum)
@@ -500,6 +500,10 @@ func (p *Package) ScanPart(ctx context.Context, part string, h Handler) ScanResu
 	p.complete[key] = res.Complete
 	return res
 }
+
+// ContextReader is r whose reads fail with ctx.Err() once ctx is
+// cancelled: a scan or a copy of a part stops between two reads.
+func ContextReader(ctx context.Context, r io.Reader) io.Reader { return &ctxReader{ctx: ctx, r: r} }
 
 // ctxReader stops a scan when ctx is cancelled.
 type ctxReader struct {

@@ -217,7 +217,7 @@ func parsePart(ctx context.Context, p *formats.Package, part string) (*node, str
 	}
 	defer rc.Close()
 	b := &treeBuilder{max: maxNodes}
-	res := formats.ScanXML(part, &ctxReader{ctx: ctx, r: rc}, p.Limits, b)
+	res := formats.ScanXMLContext(ctx, part, rc, p.Limits, b)
 	if err := ctx.Err(); err != nil {
 		return nil, "", err
 	}
@@ -245,16 +245,4 @@ func parsePart(ctx context.Context, p *formats.Package, part string) (*node, str
 		note = fmt.Sprintf("%s has more than %d elements; the rest is not shown", part, maxNodes)
 	}
 	return b.root, note, nil
-}
-
-type ctxReader struct {
-	ctx context.Context
-	r   interface{ Read([]byte) (int, error) }
-}
-
-func (c *ctxReader) Read(b []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.r.Read(b)
 }
