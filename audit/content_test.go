@@ -170,16 +170,6 @@ func TestContentParagraphDeletedAndInserted(t *testing.T) {
 	}
 }
 
-func TestContentTableCell(t *testing.T) {
-	a := corpus(t, sampleDocx)
-	b := testdoc.Edit(t, a, map[string]func(string) string{
-		"word/document.xml": testdoc.Replacer(t, "<w:t>Vertical merge</w:t>", "<w:t>Vertical split</w:t>"),
-	})
-	res, c := auditContent(t, a, b, ".docx", audit.Options{})
-	one(t, res, c, "text", "word/document.xml", "body table 1, row 2, cell 1",
-		"- text changed in body table 1, row 2, cell 1: Vertical [-merge-]{+split+}")
-}
-
 func TestContentRemovedBold(t *testing.T) {
 	a := corpus(t, sampleDocx)
 	b := testdoc.Edit(t, a, map[string]func(string) string{
@@ -244,18 +234,34 @@ func TestContentPythonDocxRewrite(t *testing.T) {
 	}
 }
 
-// The case: slide 1's title of a 187-slide deck changed from
-// "line" to "blue". The content says what changed.
-func TestContentSlideTitle(t *testing.T) {
-	a := corpus(t, deck187)
-	b := testdoc.Edit(t, a, map[string]func(string) string{
-		"ppt/slides/slide1.xml": testdoc.Replacer(t, "<a:t>line</a:t>", "<a:t>blue</a:t>"),
-	})
-	res, c := auditContent(t, a, b, ".pptx", audit.Options{})
-	one(t, res, c, "text", "ppt/slides/slide1.xml", "slide 1, shape 'Title 3'",
-		"- text changed in slide 1, shape 'Title 3': [-line-]{+blue+}")
-	if c.Summary["units_before"] < 187 {
-		t.Errorf("summary %v", c.Summary)
+// One edit, one change: the right kind, part and location in the JSON, and
+// the line the feedback gives it. The deck's case is the issue's: slide
+// 1's title of a 187-slide deck changed from "line" to "blue".
+func TestContentOneChange(t *testing.T) {
+	for _, c := range []struct {
+		file, part, old, new string
+		kind, where, line    string
+		after                string // a piece of the JSON's after
+	}{
+		{sampleDocx, "word/document.xml", "<w:t>Vertical merge</w:t>", "<w:t>Vertical split</w:t>",
+			"text", "body table 1, row 2, cell 1", "- text changed in body table 1, row 2, cell 1: Vertical [-merge-]{+split+}", "Vertical split"},
+		{deck187, "ppt/slides/slide1.xml", "<a:t>line</a:t>", "<a:t>blue</a:t>",
+			"text", "slide 1, shape 'Title 3'", "- text changed in slide 1, shape 'Title 3': [-line-]{+blue+}", "blue"},
+		{seoulHwpx, "Contents/section0.xml", "사업 추진실적('25.3분기)을 제출합니다.", "사업 추진실적('25.4분기)을 제출합니다.",
+			"text", "section 1, paragraph 3", "- text changed in section 1, paragraph 3: ….13.)호와 관련하여 붙임과 같이 소규모주택정비사업 추진실적('25.[-3분기-]{+4분기+})을 제출합니다.",
+			"('25.4분기)을 제출합니다."},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			a := corpus(t, c.file)
+			b := testdoc.Edit(t, a, map[string]func(string) string{c.part: testdoc.Replacer(t, c.old, c.new)})
+			res, jc := auditContent(t, a, b, c.file[strings.LastIndexByte(c.file, '.'):], audit.Options{})
+			if _, after, _ := one(t, res, jc, c.kind, c.part, c.where, c.line); !strings.Contains(after, c.after) {
+				t.Errorf("after %q", after)
+			}
+			if jc.Summary["units_before"] < 1 || jc.Summary["text"] != 1 {
+				t.Errorf("summary %v", jc.Summary)
+			}
+		})
 	}
 }
 
@@ -286,19 +292,6 @@ func TestContentCellValueAndFormula(t *testing.T) {
 	}
 }
 
-func TestContentHangulParagraph(t *testing.T) {
-	a := corpus(t, seoulHwpx)
-	b := testdoc.Edit(t, a, map[string]func(string) string{
-		"Contents/section0.xml": testdoc.Replacer(t, "사업 추진실적('25.3분기)을 제출합니다.", "사업 추진실적('25.4분기)을 제출합니다."),
-	})
-	res, c := auditContent(t, a, b, ".hwpx", audit.Options{})
-	_, after, _ := one(t, res, c, "text", "Contents/section0.xml", "section 1, paragraph 3",
-		"- text changed in section 1, paragraph 3: ….13.)호와 관련하여 붙임과 같이 소규모주택정비사업 추진실적('25.[-3분기-]{+4분기+})을 제출합니다.")
-	if !strings.Contains(after, "('25.4분기)을 제출합니다.") {
-		t.Errorf("after %q", after)
-	}
-}
-
 // An edit touching 500 paragraphs: the JSON lists content.DefaultMaxChanges
 // and counts the rest; the feedback lists a few, counts the rest and stays
 // within its bound (under 8,000 characters in all).
@@ -306,19 +299,8 @@ func TestContentFiveHundredParagraphs(t *testing.T) {
 	a := corpus(t, "docx/oxsdk_complex2005_12rtm.docx")
 	touched := 0
 	b := testdoc.Edit(t, a, map[string]func(string) string{"word/document.xml": func(s string) string {
-		var out strings.Builder
-		rest := s
-		for touched < 500 {
-			i := strings.Index(rest, "</w:t></w:r></w:p>")
-			if i < 0 {
-				break
-			}
-			out.WriteString(rest[:i] + " amended</w:t></w:r></w:p>")
-			rest = rest[i+len("</w:t></w:r></w:p>"):]
-			touched++
-		}
-		out.WriteString(rest)
-		return out.String()
+		s, touched = testdoc.AmendParagraphs(s, 500, "amended")
+		return s
 	}})
 	if touched != 500 {
 		t.Fatalf("touched %d paragraphs", touched)

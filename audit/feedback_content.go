@@ -3,6 +3,7 @@ package audit
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/editaudit/editaudit/content"
 	"github.com/editaudit/editaudit/formats"
@@ -41,13 +42,13 @@ func fbContentLines(c *content.Result, format formats.Format, max, budget int) [
 	var lines []string
 	switch c.Status {
 	case content.StatusOff, "":
-		msg := strings.TrimRight(fbOneLine(c.Message), ".")
+		msg := strings.TrimRight(fbFold(c.Message, fbMaxWhere), ".")
 		if msg == "" {
 			return []string{"Content: not compared."}
 		}
 		return []string{"Content: not compared; " + fbClip(msg, fbMaxWhere) + "."}
 	case content.StatusPartial:
-		msg := strings.TrimRight(fbOneLine(c.Message), ".")
+		msg := strings.TrimRight(fbFold(c.Message, fbMaxContentMessage), ".")
 		if msg == "" {
 			msg = "no reason given"
 		}
@@ -140,10 +141,10 @@ func fbContentSummary(s content.Summary, format formats.Format) string {
 //	deleted at body paragraph 5 (original numbering): "Some text."
 //	moved to body paragraph 1 from body paragraph 58: "That was a page break"
 func fbContentChange(ch content.Change) string {
-	q := func(s string, n int) string { return "\"" + fbClipMiddle(fbOneLine(s), n) + "\"" }
-	detail := fbClip(fbOneLine(ch.Detail), fbMaxWhere)
-	ch.Where = fbClip(fbOneLine(ch.Where), fbMaxWhere)
-	ch.From = fbClip(fbOneLine(ch.From), fbMaxWhere)
+	q := func(s string, n int) string { return "\"" + fbClipMiddle(fbFold(s, 4*n), n) + "\"" }
+	detail := fbClip(fbFold(ch.Detail, fbMaxWhere), fbMaxWhere)
+	ch.Where = fbClip(fbFold(ch.Where, fbMaxWhere), fbMaxWhere)
+	ch.From = fbClip(fbFold(ch.From, fbMaxWhere), fbMaxWhere)
 	sheet := strings.HasPrefix(ch.Where, "sheet '")
 	switch ch.Kind {
 	case content.KindText:
@@ -161,7 +162,7 @@ func fbContentChange(ch content.Change) string {
 			s = "formatting lost: "
 		}
 		if detail == "" {
-			detail = fbClip(fbOneLine(ch.Before+" → "+ch.After), fbMaxWhere)
+			detail = fbClip(fbFold(ch.Before, fbMaxWhere)+" → "+fbFold(ch.After, fbMaxWhere), fbMaxWhere)
 		}
 		s += detail + " in " + ch.Where
 		if ch.Text != "" {
@@ -213,7 +214,7 @@ func fbContentChange(ch content.Change) string {
 func fbRedline(ops []content.Op, max int) string {
 	var b strings.Builder
 	for _, o := range ops {
-		t := fbOneLineKeepEdges(o.Text)
+		t := fbOneLineKeepEdges(fbClipMiddleBytes(o.Text, 4*max))
 		switch o.Op {
 		case "-":
 			b.WriteString("[-" + t + "-]")
@@ -244,6 +245,27 @@ func fbOneLineKeepEdges(s string) string {
 		t += " "
 	}
 	return t
+}
+
+// fbFold is s on one line (fbOneLine), looking at no more than about 4n
+// bytes of it: its middle is cut first, so that a megabyte of text costs
+// no more than a short one.
+func fbFold(s string, n int) string { return fbOneLine(fbClipMiddleBytes(s, 4*n)) }
+
+// fbClipMiddleBytes keeps at most n bytes of s, its beginning and its end
+// around "…", cut at character boundaries.
+func fbClipMiddleBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	head, tail := n/2, len(s)-n/2
+	for head > 0 && !utf8.RuneStart(s[head]) {
+		head--
+	}
+	for tail < len(s) && !utf8.RuneStart(s[tail]) {
+		tail++
+	}
+	return s[:head] + "…" + s[tail:]
 }
 
 // fbClipMiddle cuts s to at most n characters by taking out its middle

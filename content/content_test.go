@@ -458,20 +458,8 @@ func TestTruncation(t *testing.T) {
 	a := corpusBytes(t, "docx/oxsdk_complex2005_12rtm.docx")
 	touched := 0
 	b := testdoc.Edit(t, a, map[string]func(string) string{"word/document.xml": func(s string) string {
-		var out strings.Builder
-		rest := s
-		for touched < 500 {
-			i := strings.Index(rest, "</w:t></w:r></w:p>")
-			if i < 0 {
-				break
-			}
-			out.WriteString(rest[:i])
-			out.WriteString(" amended</w:t></w:r></w:p>")
-			rest = rest[i+len("</w:t></w:r></w:p>"):]
-			touched++
-		}
-		out.WriteString(rest)
-		return out.String()
+		s, touched = testdoc.AmendParagraphs(s, 500, "amended")
+		return s
 	}})
 	if touched != 500 {
 		t.Fatalf("touched %d paragraphs", touched)

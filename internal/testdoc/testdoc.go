@@ -101,41 +101,26 @@ func Pairs(nameContent ...string) []byte {
 // data is not a zip or holds one name twice.
 func Unzip(tb testing.TB, data []byte) map[string][]byte {
 	tb.Helper()
-	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
-	if err != nil {
-		tb.Fatalf("not a zip: %v", err)
-	}
 	out := map[string][]byte{}
-	for _, f := range zr.File {
-		if _, dup := out[f.Name]; dup {
-			tb.Errorf("duplicate entry %s", f.Name)
+	for _, p := range Entries(tb, data) {
+		if _, dup := out[p.Name]; dup {
+			tb.Errorf("duplicate entry %s", p.Name)
 		}
-		rc, err := f.Open()
-		if err != nil {
-			tb.Fatal(err)
-		}
-		b, err := io.ReadAll(rc)
-		rc.Close()
-		if err != nil {
-			tb.Fatalf("%s: %v", f.Name, err)
-		}
-		out[f.Name] = b
+		out[p.Name] = []byte(p.Data)
 	}
 	return out
 }
 
-// Edit returns a copy of the package data with the named parts passed
-// through their functions, every entry kept in its order and with its
-// compression method (stored or deflated). It fails the test when
-// data is not a zip or lacks a named part.
-func Edit(tb testing.TB, data []byte, edits map[string]func(string) string) []byte {
+// Entries reads every entry of a zip in its order, with its compression
+// method (Store for a stored entry), failing the test when data is not a
+// zip or an entry cannot be read: Zip(Entries(tb, data)...) rebuilds it.
+func Entries(tb testing.TB, data []byte) []Part {
 	tb.Helper()
 	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
 		tb.Fatalf("not a zip: %v", err)
 	}
-	var parts []Part
-	done := map[string]bool{}
+	parts := make([]Part, 0, len(zr.File))
 	for _, f := range zr.File {
 		rc, err := f.Open()
 		if err != nil {
@@ -146,12 +131,24 @@ func Edit(tb testing.TB, data []byte, edits map[string]func(string) string) []by
 		if err != nil {
 			tb.Fatalf("%s: %v", f.Name, err)
 		}
-		d := string(b)
-		if fn, ok := edits[f.Name]; ok {
-			d = fn(d)
-			done[f.Name] = true
+		parts = append(parts, Part{Name: f.Name, Data: string(b), Store: f.Method == zip.Store})
+	}
+	return parts
+}
+
+// Edit returns a copy of the package data with the named parts passed
+// through their functions, every entry kept in its order and with its
+// compression method (stored or deflated). It fails the test when data is
+// not a zip or lacks a named part.
+func Edit(tb testing.TB, data []byte, edits map[string]func(string) string) []byte {
+	tb.Helper()
+	parts := Entries(tb, data)
+	done := map[string]bool{}
+	for i, p := range parts {
+		if fn, ok := edits[p.Name]; ok {
+			parts[i].Data = fn(p.Data)
+			done[p.Name] = true
 		}
-		parts = append(parts, Part{Name: f.Name, Data: d, Store: f.Method == zip.Store})
 	}
 	for name := range edits {
 		if !done[name] {
@@ -252,4 +249,25 @@ func Tool(tb testing.TB, name string) string {
 		Missing(tb, name)
 	}
 	return p
+}
+
+// AmendParagraphs appends " "+word to the text of the first n paragraphs
+// of a WordprocessingML part whose last run ends the paragraph
+// ("…</w:t></w:r></w:p>"), and returns the part and how many it amended
+// (fewer than n when the part has fewer such paragraphs).
+func AmendParagraphs(doc string, n int, word string) (string, int) {
+	const end = "</w:t></w:r></w:p>"
+	var out strings.Builder
+	rest, done := doc, 0
+	for done < n {
+		i := strings.Index(rest, end)
+		if i < 0 {
+			break
+		}
+		out.WriteString(rest[:i] + " " + word + end)
+		rest = rest[i+len(end):]
+		done++
+	}
+	out.WriteString(rest)
+	return out.String(), done
 }
