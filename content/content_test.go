@@ -73,16 +73,16 @@ func TestRezippedHasNoChange(t *testing.T) {
 		slices.Reverse(parts)
 		var out []testdoc.Part
 		for _, p := range parts {
-			d := p.data
-			if strings.HasSuffix(p.name, ".xml") {
+			d := p.Data
+			if strings.HasSuffix(p.Name, ".xml") {
 				if len(d) < 1<<20 {
 					d = reverseAttributes(d) // (the regexp is slow on the few larger parts)
 				}
-				if strings.HasPrefix(p.name, "word/") {
+				if strings.HasPrefix(p.Name, "word/") {
 					d = wordNoise(d)
 				}
 			}
-			out = append(out, testdoc.Part{Name: p.name, Data: d, Store: true})
+			out = append(out, testdoc.Part{Name: p.Name, Data: d, Store: true})
 		}
 		b := testdoc.Zip(out...)
 		r := diffBytes(t, a, b)
@@ -103,10 +103,10 @@ func TestRezippedHasNoChange(t *testing.T) {
 	}
 }
 
-func hasDuplicateNames(parts []zipPart) bool {
+func hasDuplicateNames(parts []testdoc.Part) bool {
 	seen := map[string]bool{}
 	for _, p := range parts {
-		k := strings.ToLower(p.name)
+		k := strings.ToLower(p.Name)
 		if seen[k] {
 			return true
 		}
@@ -115,14 +115,14 @@ func hasDuplicateNames(parts []zipPart) bool {
 	return false
 }
 
-func tryReadZip(data []byte) (parts []zipPart, ok bool) {
+func tryReadZip(data []byte) (parts []testdoc.Part, ok bool) {
 	defer func() {
 		if recover() != nil {
 			ok = false
 		}
 	}()
 	t := &panicTB{}
-	return readZip(t, data), true
+	return testdoc.Entries(t, data), true
 }
 
 // panicTB turns Fatal into a panic (for tryReadZip).

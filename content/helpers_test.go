@@ -1,10 +1,7 @@
 package content
 
 import (
-	"archive/zip"
-	"bytes"
 	"context"
-	"io"
 	"os"
 	"regexp"
 	"strings"
@@ -21,34 +18,6 @@ func corpusBytes(t testing.TB, rel string) []byte {
 		t.Fatal(err)
 	}
 	return data
-}
-
-// zipPart is one entry read back from a zip.
-type zipPart struct {
-	name string
-	data string
-}
-
-func readZip(t testing.TB, data []byte) []zipPart {
-	t.Helper()
-	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []zipPart
-	for _, f := range zr.File {
-		rc, err := f.Open()
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := io.ReadAll(rc)
-		rc.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, zipPart{f.Name, string(b)})
-	}
-	return out
 }
 
 func diffBytes(t testing.TB, a, b []byte) *Result {
