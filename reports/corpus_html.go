@@ -98,14 +98,13 @@ footer { color:var(--muted); font-size:12px; }
 <section>
 <h2>Edit damage</h2>
 <table>
-<thead><tr><th>group</th><th class="num">pairs</th><th class="num">audited</th><th class="num">failed</th><th class="num">blocked</th><th class="num">new errors</th><th class="num">new warnings</th><th class="num">structure lost</th><th class="num">content changed</th><th class="num">share touched (mean / p95)</th><th class="num">formatting lost</th><th class="num">pages changed (mean / p50 / p95)</th><th class="num">inserted / deleted / reflowed</th><th class="num">render failures</th><th class="num">time per pair (p50)</th></tr></thead>
+<thead><tr><th>group</th><th class="num">pairs</th><th class="num">audited</th><th class="num">failed</th><th class="num">blocked</th><th class="num">new errors</th><th class="num">new warnings</th><th class="num">structure lost</th><th class="num">pages changed (mean / p50 / p95)</th><th class="num">inserted / deleted / reflowed</th><th class="num">render failures</th><th class="num">time per pair (p50)</th></tr></thead>
 <tbody>
 {{range .Metrics}}<tr><td>{{.Group}}</td><td class="num">{{.Pairs}}</td><td class="num">{{.Audited}}</td><td class="num">{{.Failed}}</td>
 <td class="num{{if .Blocked}} bad{{end}}">{{pct .BlockedRate}} ({{.Blocked}})</td>
 <td class="num">{{pct .NewErrorRate}} ({{.NewErrorPairs}})</td>
 <td class="num">{{pct .NewWarningRate}} ({{.NewWarningPairs}})</td>
 <td class="num{{if .StructureLoss.Pairs}} warn{{end}}">{{pct .StructureLoss.Rate}} ({{.StructureLoss.Pairs}})</td>
-{{with .Content}}{{if .Compared}}<td class="num">{{pct .ChangedRate}} ({{.ChangedPairs}})</td><td class="num">{{pct .ChangedShare.Mean}} / {{pct .ChangedShare.P95}}</td><td class="num{{if .FormattingLostPairs}} warn{{end}}">{{pct .FormattingLostRate}} ({{.FormattingLostPairs}})</td>{{else}}<td class="num">—</td><td class="num">—</td><td class="num">—</td>{{end}}{{end}}
 <td class="num">{{if .Pages.Rendered}}{{num .Pages.Changed.Mean}} / {{num .Pages.Changed.P50}} / {{num .Pages.Changed.P95}}{{else}}—{{end}}</td>
 <td class="num">{{if .Pages.Rendered}}{{.Pages.Inserted}} / {{.Pages.Deleted}} / {{.Pages.Reflowed}}{{else}}—{{end}}</td>
 <td class="num">{{.Pages.RenderFailed}}</td>
@@ -116,9 +115,9 @@ footer { color:var(--muted); font-size:12px; }
 <section>
 <h2>What was lost and what was found</h2>
 <table>
-<thead><tr><th>group</th><th>structure loss per metric (rate, mean lost, mean share lost)</th><th>top new finding codes (pairs)</th></tr></thead>
+<thead><tr><th>group</th><th>structure loss per metric (rate, mean lost, mean share lost)</th><th>content: pairs changed · share of the original touched (mean / p95) · pairs that lost formatting</th><th>top new finding codes (pairs)</th></tr></thead>
 <tbody>
-{{range .Metrics}}<tr><td>{{.Group}}</td><td>{{losses .StructureLoss.Metrics}}</td><td class="mono">{{codes .TopCodes}}</td></tr>
+{{range .Metrics}}<tr><td>{{.Group}}</td><td>{{losses .StructureLoss.Metrics}}</td><td>{{with .Content}}{{if .Compared}}{{pct .ChangedRate}} ({{.ChangedPairs}}) · {{pct .ChangedShare.Mean}} / {{pct .ChangedShare.P95}} · <span{{if .FormattingLostPairs}} class="warn"{{end}}>{{pct .FormattingLostRate}} ({{.FormattingLostPairs}})</span>{{if .Partial}} · {{.Partial}} compared in part{{end}}{{else}}not compared{{end}}{{end}}</td><td class="mono">{{codes .TopCodes}}</td></tr>
 {{end}}</tbody>
 </table>
 </section>
