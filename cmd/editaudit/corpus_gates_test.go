@@ -1,0 +1,94 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/editaudit/editaudit/corpus/results"
+	"github.com/editaudit/editaudit/formats"
+)
+
+// writeRunDir writes a run folder whose results.jsonl holds n pairs of
+// group g, the first blocked of them blocked.
+func writeRunDir(t *testing.T, dir string, n, blockedN int) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var lines []byte
+	for i := range n {
+		r := &results.Record{ID: string(rune('a' + i)), Group: "g", Render: "off", ToolchainKey: "norender", Engine: "e"}
+		r.Original.SHA256, r.Edited.SHA256 = "o", "e"
+		if i < blockedN {
+			r.Blocked = true
+			r.NewFindings = []formats.Finding{{Code: "xml.illegal-char", Grade: formats.Fatal, Part: "word/document.xml", Line: 1, Column: 2, Message: "bad"}}
+		}
+		b, err := r.MarshalLine()
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, b...)
+	}
+	if err := os.WriteFile(filepath.Join(dir, results.ResultsFile), lines, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestCorpusCompareGates(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	writeRunDir(t, a, 10, 1) // 10% blocked
+	writeRunDir(t, b, 10, 2) // 20% blocked
+
+	code, out, errs := runCLI(t, "corpus", "compare", "--fail-on", "blocked_rate>+0.5pp,structure_loss>+1pp", a, b)
+	if code != exitBlocked {
+		t.Fatalf("exit %d, want 1\n%s\n%s", code, out, errs)
+	}
+	if !strings.Contains(errs, "editaudit: gate blocked_rate>+0.5pp tripped: blocked_rate 10.0% → 20.0% (+10 pp), limit > +0.5 pp") ||
+		strings.Contains(errs, "structure_loss>+1pp tripped") || !strings.Contains(errs, "1 of 2 gate results tripped") {
+		t.Errorf("stderr:\n%s", errs)
+	}
+	if !strings.Contains(out, "TRIPPED blocked_rate>+0.5pp") || !strings.Contains(out, "ok      structure_loss>+1pp") {
+		t.Errorf("stdout:\n%s", out)
+	}
+	// Per group, JSON: the gates are in the comparison.
+	code, out, _ = runCLI(t, "corpus", "compare", "--format", "json", "--fail-on", "blocked_rate[*]>+20pp", a, b)
+	var c results.Comparison
+	if code != exitOK || json.Unmarshal([]byte(out), &c) != nil || len(c.Gates) != 1 || c.Gates[0].Group != "g" || c.Gates[0].Tripped {
+		t.Errorf("json gates: exit %d\n%s", code, out)
+	}
+	// Better is not worse: the reverse comparison passes the same gate.
+	if code, out, errs := runCLI(t, "corpus", "compare", "--fail-on", "blocked_rate>+0.5pp", b, a); code != exitOK {
+		t.Errorf("reverse: exit %d\n%s\n%s", code, out, errs)
+	}
+	// A gate that names no metric is a usage error, before any run is read.
+	if code, _, errs := runCLI(t, "corpus", "compare", "--fail-on", "blockd>1", a, b); code != exitUsage || !strings.Contains(errs, `no metric "blockd"`) {
+		t.Errorf("bad gate: exit %d\n%s", code, errs)
+	}
+}
+
+func TestCorpusSummaryJUnit(t *testing.T) {
+	dir := t.TempDir()
+	run := filepath.Join(dir, "run")
+	writeRunDir(t, run, 3, 1)
+	junit := filepath.Join(dir, "out", "junit.xml")
+	if err := os.MkdirAll(filepath.Dir(junit), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCLI(t, "corpus", "summary", "--junit", junit, run)
+	if code != exitOK || !strings.Contains(out, "blocked") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	b, err := os.ReadFile(junit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := string(b)
+	if !strings.Contains(x, `<testsuites name="editaudit corpus run" tests="3" failures="1" errors="0"`) || strings.Count(x, "<testcase ") != 3 ||
+		!strings.Contains(x, `<failure type="blocked" message="blocked: 1 new fatal finding (xml.illegal-char)">`) {
+		t.Errorf("junit:\n%s", x)
+	}
+}
