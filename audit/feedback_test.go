@@ -267,7 +267,7 @@ func TestCheckFeedback(t *testing.T) {
 		"   Table cell without a final paragraph: Word reports the file as corrupt.\n" +
 		"   Fix: End every w:tc with a w:p (an empty <w:p/> is enough).\n" +
 		"Structure: cells 12, paragraphs 30, rows 4, tables 1.\n" +
-		"Pages: 1–2 of 4 attached below as rendered images (cap: 2 pages; the rest are not shown)."
+		"Pages: 1–2 of 4 attached below as rendered images; the other 2 are not shown."
 	if got := CheckFeedback(rep, []int{1, 2}, 4, FeedbackOptions{}); got != want {
 		t.Errorf("check feedback:\n%s\nwant:\n%s", got, want)
 	}

@@ -75,6 +75,7 @@ Examples:
 			renderFlag(),
 			&cli.IntFlag{Name: "show", Value: audit.DefaultShow, Usage: "changed pages shown as before/after images (0: none)"},
 			&cli.BoolFlag{Name: "restore", Usage: "when blocked, put the original back at EDITED (atomically)"},
+			modelBytesFlag(),
 		},
 		Action: runAudit,
 	}
@@ -91,6 +92,10 @@ func runAudit(c *cli.Context) error {
 		return usageErr("--format %q: use text, json, model, html or sarif", format)
 	}
 	if err := checkRenderMode(c.String("render")); err != nil {
+		return err
+	}
+	mopts, err := modelOptions(c)
+	if err != nil {
 		return err
 	}
 	orig, edited := c.Args().Get(0), c.Args().Get(1)
@@ -122,7 +127,7 @@ func runAudit(c *cli.Context) error {
 		}
 		return toolErr(err)
 	}
-	if err := writeResult(c.App.Writer, format, res, out); err != nil {
+	if err := writeResult(c.App.Writer, format, res, out, mopts); err != nil {
 		return toolErr(err)
 	}
 	if res.Blocked {
@@ -133,12 +138,12 @@ func runAudit(c *cli.Context) error {
 
 // writeResult prints the result in the asked format; html also goes to
 // OUT/report.html when --out is given (and its path to stderr).
-func writeResult(w io.Writer, format string, res *audit.Result, out string) error {
+func writeResult(w io.Writer, format string, res *audit.Result, out string, mopts reports.ModelOptions) error {
 	switch format {
 	case "json":
 		return reports.WriteJSON(w, res)
 	case "model":
-		return reports.WriteModel(w, res)
+		return reports.WriteModelWith(w, res, mopts)
 	case "sarif":
 		return reports.WriteSARIF(w, res)
 	case "html":
@@ -208,6 +213,21 @@ later audit of an edit of that original skips that work.`,
 			return nil
 		},
 	}
+}
+
+// modelBytesFlag is --model-bytes of audit and check.
+func modelBytesFlag() cli.Flag {
+	return &cli.IntFlag{Name: "model-bytes", Value: reports.DefaultModelBytes,
+		Usage: "byte budget of --format model output (check: also html); images beyond it are downscaled, then dropped, and the text says so"}
+}
+
+// modelOptions reads --model-bytes.
+func modelOptions(c *cli.Context) (reports.ModelOptions, error) {
+	n := c.Int("model-bytes")
+	if n < reports.MinModelBytes {
+		return reports.ModelOptions{}, usageErr("--model-bytes %d: at least %d (64 KiB)", n, reports.MinModelBytes)
+	}
+	return reports.ModelOptions{MaxBytes: n}, nil
 }
 
 // writableDir makes sure --out exists and can be written, before any work

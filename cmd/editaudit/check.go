@@ -51,7 +51,8 @@ Examples:
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output: text, json, model (content blocks with the first pages as images) or html"},
 			renderFlag(),
-			&cli.IntFlag{Name: "show", Value: 3, Usage: "pages attached as images by --format model and html"},
+			&cli.IntFlag{Name: "show", Value: reports.DefaultCheckPages, Usage: "most pages attached as images by --format model and html (then the --model-bytes budget decides)"},
+			modelBytesFlag(),
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "with --format html: write OUT/check.html instead of printing it"},
 			&cli.BoolFlag{Name: "parts", Usage: "include the per-part structure breakdown (json) or print it (text)"},
 		},
@@ -70,6 +71,9 @@ func runCheck(c *cli.Context) error {
 		return usageErr("--format %q: use text, json, model or html", format)
 	}
 	if err := checkRenderMode(c.String("render")); err != nil {
+		return err
+	}
+	if _, err := modelOptions(c); err != nil {
 		return err
 	}
 	if (format == "model" || format == "html") && c.NArg() != 1 {
@@ -176,7 +180,7 @@ func sortedKeys(m map[string]formats.Counts) []string {
 	return ks
 }
 
-// checkWithPages renders the first --show pages of a new file (check
+// checkWithPages renders the pages of a new file, up to --show, (check
 // renders only for the formats that show pages, DESIGN.md) and writes the
 // model content blocks or the HTML page.
 func checkWithPages(c *cli.Context, format string, j checkJSON) error {
@@ -202,11 +206,16 @@ func checkWithPages(c *cli.Context, format string, j checkJSON) error {
 			}
 		}
 	}
+	mopts, err := modelOptions(c)
+	if err != nil {
+		return err
+	}
+	pageCap := c.Int("show")
 	write := func(w io.Writer) error {
 		if format == "model" {
-			return reports.WriteCheckModel(w, rep, pages)
+			return reports.WriteCheckModelWith(w, rep, pages, pageCap, mopts)
 		}
-		return reports.WriteCheckHTML(w, rep, pages)
+		return reports.WriteCheckHTMLWith(w, rep, pages, pageCap, mopts)
 	}
 	if out := c.String("out"); out != "" && format == "html" {
 		if err := os.MkdirAll(out, 0o755); err != nil {
