@@ -9,10 +9,11 @@ import (
 	"math"
 	"sort"
 
-	"golang.org/x/image/draw"
+	"image/draw"
 
 	"github.com/editaudit/editaudit/audit"
 	"github.com/editaudit/editaudit/formats"
+	"github.com/editaudit/editaudit/pixeldiff"
 )
 
 type formatsReport = formats.Report
@@ -39,8 +40,9 @@ const MinModelBytes = 64 << 10
 const DefaultCheckPages = 20
 
 // minImageSide is the smallest long side an image is downscaled to: below
-// it a page's text is no longer legible, so the image is dropped instead.
-const minImageSide = 640
+// it a page's text is no longer legible (a before|after composite holds
+// two pages side by side), so the image is dropped instead.
+const minImageSide = 1000
 
 // ModelOptions bounds a model message.
 type ModelOptions struct {
@@ -63,6 +65,72 @@ type budgetImage struct {
 	name    string // for the note: "page 7"
 	caption string
 	jpeg    []byte
+
+	// ladder holds the image downscaled step by step (ladder[0] is jpeg),
+	// made on first need and kept, so that trying several shares encodes
+	// each size once.
+	ladder [][]byte
+	src    *pixeldiff.Raster
+	done   bool
+}
+
+// version returns the i-th size of the image (0: as given), or nil when
+// that size would be below minImageSide or the image cannot be decoded.
+func (im *budgetImage) version(i int) []byte {
+	if i == 0 {
+		return im.jpeg
+	}
+	for len(im.ladder) <= i && !im.done {
+		if im.ladder == nil {
+			im.ladder = [][]byte{im.jpeg}
+			src, err := jpeg.Decode(bytes.NewReader(im.jpeg))
+			if err != nil {
+				im.done = true
+				break
+			}
+			im.src = rasterOf(src)
+		}
+		b, ok := scaleJPEG(im.src, math.Pow(ladderStep, float64(len(im.ladder))))
+		if !ok {
+			im.done, im.src = true, nil
+			break
+		}
+		im.ladder = append(im.ladder, b)
+	}
+	if i < len(im.ladder) {
+		return im.ladder[i]
+	}
+	return nil
+}
+
+// ladderStep is the scale between two sizes of an image: each step has
+// about 72% of the pixels of the one before.
+const ladderStep = 0.85
+
+// scaleJPEG draws src at scale (area filter, pixeldiff.Fit) and encodes
+// it at quality 80; false when the long side would be below minImageSide.
+func scaleJPEG(src *pixeldiff.Raster, scale float64) ([]byte, bool) {
+	side := int(float64(max(src.W, src.H)) * scale)
+	if side < minImageSide {
+		return nil, false
+	}
+	var buf bytes.Buffer
+	if err := pixeldiff.EncodeJPEG(&buf, pixeldiff.Fit(src, side), 80); err != nil {
+		return nil, false
+	}
+	return buf.Bytes(), true
+}
+
+// rasterOf converts a decoded JPEG to a raster (RGB, 8 bits).
+func rasterOf(img image.Image) *pixeldiff.Raster {
+	b := img.Bounds()
+	rgba := image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
+	draw.Draw(rgba, rgba.Bounds(), img, b.Min, draw.Src)
+	r := &pixeldiff.Raster{W: b.Dx(), H: b.Dy(), Pix: make([]byte, 3*b.Dx()*b.Dy())}
+	for i, j := 0, 0; i < len(rgba.Pix); i, j = i+4, j+3 {
+		r.Pix[j], r.Pix[j+1], r.Pix[j+2] = rgba.Pix[i], rgba.Pix[i+1], rgba.Pix[i+2]
+	}
+	return r
 }
 
 // blockBytes is the size of a block in the output: its JSON and a comma.
@@ -79,7 +147,12 @@ func blockBytes(b contentBlock) int {
 // kept free for the note that says what was cut. It returns the images to
 // attach, in order, and the account of what it did (Offered, Attached,
 // Downscaled, Dropped, MaxBytes).
-func fitImages(fixed, maxBytes int, imgs []budgetImage) ([]budgetImage, audit.ImageBudget) {
+func fitImages(fixed, maxBytes int, given []budgetImage) ([]budgetImage, audit.ImageBudget) {
+	imgs := make([]*budgetImage, len(given))
+	for i := range given {
+		im := given[i]
+		imgs[i] = &im
+	}
 	const noteReserve = 600
 	acct := audit.ImageBudget{MaxBytes: maxBytes, Offered: len(imgs)}
 	// Try to attach the first k images, from all of them down to none.
@@ -108,12 +181,14 @@ func fitImages(fixed, maxBytes int, imgs []budgetImage) ([]budgetImage, audit.Im
 
 // shareOut fits imgs into avail bytes of base64: the images smaller than
 // an equal share keep their bytes, the others share the rest equally and
-// are downscaled into it. false when one cannot be made to fit.
-func shareOut(imgs []budgetImage, avail int) ([]budgetImage, int, bool) {
-	out := append([]budgetImage(nil), imgs...)
+// each takes its largest size that fits. false when one cannot be made to
+// fit.
+func shareOut(imgs []*budgetImage, avail int) ([]budgetImage, int, bool) {
+	out := make([]budgetImage, len(imgs))
 	idx := make([]int, len(imgs))
-	for i := range idx {
+	for i, im := range imgs {
 		idx[i] = i
+		out[i] = budgetImage{name: im.name, caption: im.caption, jpeg: im.jpeg}
 	}
 	sort.SliceStable(idx, func(a, b int) bool { return len(imgs[idx[a]].jpeg) < len(imgs[idx[b]].jpeg) })
 	remaining := avail
@@ -129,11 +204,18 @@ func shareOut(imgs []budgetImage, avail int) ([]budgetImage, int, bool) {
 	down := 0
 	for _, i := range big {
 		share := remaining / len(big)
-		b, ok := shrinkJPEG(imgs[i].jpeg, share)
-		if !ok {
-			return nil, 0, false
+		var fit []byte
+		for v := 1; ; v++ {
+			b := imgs[i].version(v)
+			if b == nil {
+				return nil, 0, false
+			}
+			if b64Len(len(b)) <= share {
+				fit = b
+				break
+			}
 		}
-		out[i].jpeg = b
+		out[i].jpeg = fit
 		down++
 	}
 	return out, down, true
@@ -141,39 +223,6 @@ func shareOut(imgs []budgetImage, avail int) ([]budgetImage, int, bool) {
 
 // b64Len is the base64 length of n bytes.
 func b64Len(n int) int { return (n + 2) / 3 * 4 }
-
-// shrinkJPEG downscales a JPEG until its base64 fits in limit bytes, down
-// to a long side of minImageSide; false when it cannot.
-func shrinkJPEG(b []byte, limit int) ([]byte, bool) {
-	if b64Len(len(b)) <= limit {
-		return b, true
-	}
-	src, err := jpeg.Decode(bytes.NewReader(b))
-	if err != nil {
-		return nil, false
-	}
-	w, h := src.Bounds().Dx(), src.Bounds().Dy()
-	// JPEG size grows about with the pixel count: start at the scale that
-	// should fit, then step down.
-	scale := math.Sqrt(float64(limit)/float64(b64Len(len(b)))) * 0.95
-	for range 6 {
-		nw, nh := int(float64(w)*scale), int(float64(h)*scale)
-		if max(nw, nh) < minImageSide {
-			return nil, false
-		}
-		dst := image.NewRGBA(image.Rect(0, 0, nw, nh))
-		draw.CatmullRom.Scale(dst, dst.Bounds(), src, src.Bounds(), draw.Src, nil)
-		var buf bytes.Buffer
-		if err := jpeg.Encode(&buf, dst, &jpeg.Options{Quality: 80}); err != nil {
-			return nil, false
-		}
-		if b64Len(buf.Len()) <= limit {
-			return buf.Bytes(), true
-		}
-		scale *= 0.85
-	}
-	return nil, false
-}
 
 // envelopeBytes is the JSON around the blocks: {"content":[…]} and the
 // newline.
