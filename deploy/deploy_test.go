@@ -24,6 +24,7 @@ import (
 	"github.com/editaudit/editaudit/internal/testdoc"
 	"github.com/editaudit/editaudit/mutate"
 	"github.com/editaudit/editaudit/synth"
+	"github.com/editaudit/editaudit/synth/synthtest"
 )
 
 // setupPackages reads the pkgs=( … ) array of scripts/setup.sh.
@@ -387,16 +388,7 @@ func writeCorpus(t *testing.T, dir string, n int) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open("../examples/specs/contract.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, err := synth.ParseSpec(f)
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	orig, err := synth.Synthesize(spec)
+	orig, err := synth.Synthesize(synthtest.LoadSpec(t, "../examples/specs/contract.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,10 @@ import (
 
 	"github.com/editaudit/editaudit/corpus/results"
 	"github.com/editaudit/editaudit/formats"
+	"github.com/editaudit/editaudit/internal/testdoc"
+	"github.com/editaudit/editaudit/reports"
+	"github.com/editaudit/editaudit/synth"
+	"github.com/editaudit/editaudit/synth/synthtest"
 )
 
 // writeRunDir writes a run folder whose results.jsonl holds n pairs of
@@ -90,5 +94,49 @@ func TestCorpusSummaryJUnit(t *testing.T) {
 	if !strings.Contains(x, `<testsuites name="editaudit corpus run" tests="3" failures="1" errors="0"`) || strings.Count(x, "<testcase ") != 3 ||
 		!strings.Contains(x, `<failure type="blocked" message="blocked: 1 new fatal finding (xml.illegal-char)">`) {
 		t.Errorf("junit:\n%s", x)
+	}
+}
+
+// TestCheckModelEveryPage: check --format model of a new 50-page report
+// attaches every page up to --show 20 (not the first three), within the
+// byte budget, and says what the cap left out; a budget below 64 KiB is a
+// usage error. LibreOffice renders for real.
+func TestCheckModelEveryPage(t *testing.T) {
+	testdoc.Tool(t, "soffice")
+	if testing.Short() {
+		t.Skip("renders 50 pages")
+	}
+	dir := t.TempDir()
+	doc := filepath.Join(dir, "report.docx")
+	b, err := synth.Synthesize(synthtest.FiftyPages())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(doc, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := runCLI(t, "check", "--format", "model", "--model-bytes", "1000", doc); code != exitUsage || !strings.Contains(errs, "--model-bytes 1000: at least 65536") {
+		t.Errorf("tiny budget: exit %d %s", code, errs)
+	}
+	code, out, errs := runCLI(t, "check", "--format", "model", "--render", "on", doc)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, errs)
+	}
+	var m struct {
+		Content []struct{ Type, Text string } `json:"content"`
+	}
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatal(err)
+	}
+	images := 0
+	for _, c := range m.Content {
+		if c.Type == "image" {
+			images++
+		}
+	}
+	last := m.Content[len(m.Content)-1].Text
+	if images != 20 || len(out) > reports.DefaultModelBytes || !strings.Contains(m.Content[0].Text, "Pages: 1–20 of 50 attached below") ||
+		!strings.Contains(last, "the page cap (20) left out the last 30 pages") {
+		t.Errorf("%d images, %d bytes\nfirst: %s\nlast: %s", images, len(out), m.Content[0].Text, last)
 	}
 }

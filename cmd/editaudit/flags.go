@@ -77,3 +77,17 @@ func modelOptions(c *cli.Context) (reports.ModelOptions, error) {
 	}
 	return reports.ModelOptions{MaxBytes: n}, nil
 }
+
+// outputOptions reads what audit and check share: --format (one of
+// formats), --render and --model-bytes, checked.
+func outputOptions(c *cli.Context, formats []string) (format, mode string, mopts reports.ModelOptions, err error) {
+	format = c.String("format")
+	if err = oneOf("format", format, formats...); err != nil {
+		return
+	}
+	if mode, err = renderMode(c); err != nil {
+		return
+	}
+	mopts, err = modelOptions(c)
+	return
+}
