@@ -77,7 +77,7 @@ func ImageBudgetNote(b ImageBudget) string {
 		parts = append(parts, fmt.Sprintf("the page cap (%d) left out the last %d %s", b.PageCap, b.Uncapped, fbPlural(b.Uncapped, "page", "pages")))
 	}
 	if n := len(b.Dropped); n > 0 {
-		parts = append(parts, fmt.Sprintf("%d page %s did not fit and %s not attached (%s)", n, fbPlural(n, "image", "images"), fbPlural(n, "is", "are"), strings.Join(b.Dropped, ", ")))
+		parts = append(parts, fmt.Sprintf("%d page %s did not fit and %s not attached (%s)", n, fbPlural(n, "image", "images"), fbPlural(n, "is", "are"), joinPageNames(b.Dropped)))
 	}
 	if b.Downscaled > 0 {
 		parts = append(parts, fmt.Sprintf("%d %s downscaled to fit", b.Downscaled, fbPlural(b.Downscaled, "image was", "images were")))
@@ -91,4 +91,39 @@ func megabytes(n int) string {
 		return strconv.FormatFloat(float64(n)/(1<<20), 'f', 1, 64) + " MB"
 	}
 	return strconv.Itoa(n>>10) + " KB"
+}
+
+// joinPageNames lists image names, runs of consecutive "page N" written
+// as one range: "page 7, pages 9–30, original page 4".
+func joinPageNames(names []string) string {
+	var out []string
+	for i := 0; i < len(names); {
+		n, ok := pageNumber(names[i])
+		j := i + 1
+		for ok && j < len(names) {
+			m, ok2 := pageNumber(names[j])
+			if !ok2 || m != n+(j-i) {
+				break
+			}
+			j++
+		}
+		if ok && j-i > 1 {
+			out = append(out, fmt.Sprintf("pages %d–%d", n, n+j-i-1))
+		} else {
+			out = append(out, names[i])
+			j = i + 1
+		}
+		i = j
+	}
+	return strings.Join(out, ", ")
+}
+
+// pageNumber reads "page N".
+func pageNumber(name string) (int, bool) {
+	rest, ok := strings.CutPrefix(name, "page ")
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.Atoi(rest)
+	return n, err == nil
 }
