@@ -91,6 +91,7 @@ th[data-c]:hover { color:var(--fg); }
 .controls input, .controls select, .controls button { font:inherit; color:var(--fg); padding:3px 6px; border:1px solid var(--line); border-radius:6px; background:var(--card); }
 .controls button:disabled { color:var(--line); }
 .pager { margin-left:auto; white-space:nowrap; }
+#pairs td:nth-child(2), #pairs td.mono { white-space:nowrap; }
 th.asc::after { content:" ▲"; } th.desc::after { content:" ▼"; }
 td { padding:6px 8px; border-bottom:1px solid var(--soft); vertical-align:top; }
 td.num, th.num { text-align:right; font-variant-numeric:tabular-nums; white-space:nowrap; }
