@@ -421,14 +421,15 @@ func writeCorpus(t *testing.T, dir string, n int) {
 func TestWaitJobScript(t *testing.T) {
 	script, _ := filepath.Abs("../scripts/k8s-wait-job.sh")
 	for _, tc := range []struct {
-		name   string
-		conds  []string // what each poll sees
-		code   int
-		output string
+		name    string
+		conds   []string // what each poll sees
+		timeout string
+		code    int
+		output  string
 	}{
-		{"complete", []string{"", "SuccessCriteriaMet=True", "SuccessCriteriaMet=True\nComplete=True"}, 0, "job/editaudit-corpus: Complete (4 pods succeeded)"},
-		{"failed", []string{"", "FailureTarget=True", "FailureTarget=True\nFailed=True"}, 1, "job/editaudit-corpus: Failed (FailedIndexes: Job has failed indexes); failed indexes: 2; completed indexes: 0,1,3"},
-		{"never", []string{""}, 2, "has not ended after 1s"},
+		{"complete", []string{"", "SuccessCriteriaMet=True", "SuccessCriteriaMet=True\nComplete=True"}, "5m", 0, "job/editaudit-corpus: Complete (4 pods succeeded)"},
+		{"failed", []string{"", "FailureTarget=True", "FailureTarget=True\nFailed=True"}, "5m", 1, "job/editaudit-corpus: Failed (FailedIndexes: Job has failed indexes); failed indexes: 2; completed indexes: 0,1,3"},
+		{"never", []string{""}, "1s", 2, "has not ended after 1s"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -452,7 +453,7 @@ case "$*" in
 esac
 `
 			os.WriteFile(filepath.Join(dir, "kubectl"), []byte(kubectl), 0o755)
-			cmd := exec.Command("/bin/sh", script, "editaudit-corpus", "1s")
+			cmd := exec.Command("/bin/sh", script, "editaudit-corpus", tc.timeout)
 			cmd.Env = append(os.Environ(), "PATH="+dir+string(os.PathListSeparator)+os.Getenv("PATH"), "INTERVAL=0.2")
 			out, err := cmd.CombinedOutput()
 			code := 0
