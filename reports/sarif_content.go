@@ -1,8 +1,6 @@
 package reports
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"strings"
 
@@ -11,46 +9,35 @@ import (
 	"github.com/editaudit/editaudit/internal/plural"
 )
 
-// sarifContentKinds are the content change kinds in the order their rules
-// and results are written, with each rule's short description.
+// sarifContentKinds are the content change kinds in the order their notes
+// are written, with each rule's short description and help and the noun
+// of the note's count ("%s" is the unit: paragraphs, or cells).
 var sarifContentKinds = []struct {
-	kind      content.Kind
-	desc      string
-	one, many string
+	kind        content.Kind
+	short, help string
+	one, many   string
 }{
-	{content.KindText, "content: text changed", "text change", "text changes"},
-	{content.KindFormat, "content: formatting changed", "formatting change", "formatting changes"},
-	{content.KindCell, "content: cell changed", "cell changed", "cells changed"},
-	{content.KindInserted, "content: inserted", "%s inserted", "%s inserted"},
-	{content.KindDeleted, "content: deleted", "%s deleted", "%s deleted"},
-	{content.KindMoved, "content: moved", "%s moved", "%s moved"},
+	{content.KindText, "content: text changed", "The text of a paragraph (or a cell of a Word, PowerPoint or Hangul table) changed; the audit's content.changes give each change as a word-level diff.", "text change", "text changes"},
+	{content.KindFormat, "content: formatting changed", "The run formatting of a paragraph (bold, italic, underline, font, size, colour, highlight, style) or a cell's number format changed; formattingLost counts the changes that removed emphasis (what python-docx's paragraph.text = … does).", "formatting change", "formatting changes"},
+	{content.KindCell, "content: cell changed", "A worksheet cell's value, formula or type changed.", "cell changed", "cells changed"},
+	{content.KindInserted, "content: inserted", "Paragraphs (or a sheet) only the edited file has.", "%s inserted", "%s inserted"},
+	{content.KindDeleted, "content: deleted", "Paragraphs (or a sheet) only the original has; numbered as in the original.", "%s deleted", "%s deleted"},
+	{content.KindMoved, "content: moved", "Paragraphs (or sheets) whose text is unchanged but that sit elsewhere.", "%s moved", "%s moved"},
 }
 
-// sarifContentLocations caps the logical locations of one content result.
+// sarifContentLocations caps the logical locations of one content note.
 const sarifContentLocations = 10
 
-// sarifContentProps is the property bag of a content result.
-type sarifContentProps struct {
-	Kind content.Kind `json:"kind"`
-	// Count is the number of changes of the kind (content.summary, the
-	// changes not listed included); Listed how many the audit listed.
-	Count  int `json:"count"`
-	Listed int `json:"listed"`
-	// Lost counts the format changes that lost emphasis.
-	Lost int `json:"formattingLost,omitempty"`
-}
-
-// sarifContent is the content diff as SARIF: one rule per change kind
-// present (id "content.<kind>", after the finding rules, from index
-// first), and one result per kind at level "note" (a content change never
-// blocks) whose message counts the changes and names the first locations,
-// and whose logical locations are those changes (name = where,
-// fullyQualifiedName = part + " " + where). Nothing when the diff was off
-// or found nothing.
-func sarifContent(r *audit.Result, first int, loc func() sarifLocation) ([]sarifRule, []sarifResult) {
+// sarifContentResults are the content diff as notes: one per kind of
+// change present (rule "content.<kind>"), whose message counts the
+// changes (content.summary, those not listed included) and names the
+// first locations, which are also its logical locations (name = where,
+// fullyQualifiedName = part + " " + where). None when the diff was off or
+// found nothing; a content change never blocks.
+func sarifContentResults(rs *sarifRules, uri string, r *audit.Result) []sarifResult {
 	c := r.Content
 	if c == nil || c.Status == content.StatusOff || c.Status == "" {
-		return nil, nil
+		return nil
 	}
 	counts := map[content.Kind]int{
 		content.KindText: c.Summary.Text, content.KindFormat: c.Summary.Format, content.KindCell: c.Summary.Cells,
@@ -60,8 +47,8 @@ func sarifContent(r *audit.Result, first int, loc func() sarifLocation) ([]sarif
 	for _, ch := range c.Changes {
 		byKind[ch.Kind] = append(byKind[ch.Kind], ch)
 	}
-	var rules []sarifRule
-	var res []sarifResult
+	unit := contentUnit(r)
+	var out []sarifResult
 	for _, k := range sarifContentKinds {
 		listed := byKind[k.kind]
 		n := max(counts[k.kind], len(listed))
@@ -69,46 +56,44 @@ func sarifContent(r *audit.Result, first int, loc func() sarifLocation) ([]sarif
 			continue
 		}
 		id := "content." + string(k.kind)
-		rules = append(rules, sarifRule{ID: id, ShortDescription: sarifMessage{Text: k.desc}})
-		l := loc()
+		var logical []sarifLogical
 		var wheres []string
 		for i, ch := range listed {
 			if i == sarifContentLocations {
 				break
 			}
 			wheres = append(wheres, ch.Where)
-			l.LogicalLocations = append(l.LogicalLocations, sarifLogical{Name: ch.Where, FullyQualifiedName: ch.Part + " " + ch.Where, Kind: "element"})
+			logical = append(logical, sarifLogical{Name: ch.Where, FullyQualifiedName: ch.Part + " " + ch.Where, Kind: "element"})
 		}
 		noun := plural.Word(n, k.one, k.many)
 		if strings.Contains(noun, "%s") {
-			unit := contentUnit(r)
-			noun = fmt.Sprintf(noun, plural.Word(n, unit[:len(unit)-1], unit))
+			noun = fmt.Sprintf(noun, plural.Word(n, strings.TrimSuffix(unit, "s"), unit))
 		}
 		msg := fmt.Sprintf("Content: %d %s", n, noun)
+		props := sarifResultProps{Kind: k.kind, Count: n}
+		nl := len(listed)
+		props.Listed = &nl
 		if k.kind == content.KindFormat && c.Summary.FormattingLost > 0 {
 			msg += fmt.Sprintf(" (%d lost bold, italic, underline, strikethrough, highlight or colour)", c.Summary.FormattingLost)
+			props.FormattingLost = c.Summary.FormattingLost
 		}
 		if len(wheres) > 0 {
 			msg += ". Where: " + strings.Join(wheres, "; ")
 			if len(listed) > len(wheres) {
-				msg += fmt.Sprintf(" (the first %d of the %d changes listed in content.changes)", len(wheres), len(listed))
+				msg += fmt.Sprintf(" (the first %d of the %d listed in content.changes)", len(wheres), len(listed))
 			}
 		}
-		props := sarifContentProps{Kind: k.kind, Count: n, Listed: len(listed)}
-		if k.kind == content.KindFormat {
-			props.Lost = c.Summary.FormattingLost
-		}
-		h := sha256.Sum256([]byte(id))
-		locs := []sarifLocation{}
-		if l.PhysicalLocation != nil || l.LogicalLocations != nil {
-			locs = []sarifLocation{l}
-		}
-		res = append(res, sarifResult{RuleID: id, RuleIndex: first + len(rules) - 1, Level: "note",
-			Message: sarifMessage{Text: msg + "."}, Locations: locs,
-			PartialFingerprints: map[string]string{"editauditKey/v1": hex.EncodeToString(h[:])},
-			Properties:          props})
+		out = append(out, sarifResult{
+			RuleID:              id,
+			RuleIndex:           rs.use(id, noteRule(id, k.short, k.help+" Never blocks.", "docs/content-integration.md", "content")),
+			Level:               "note",
+			Message:             sarifMessage{Text: msg + "."},
+			Locations:           sarifLoc(uri, 0, 0, logical),
+			Properties:          props,
+			PartialFingerprints: map[string]string{"editauditKey/v1": hashOf(id)},
+		})
 	}
-	return rules, res
+	return out
 }
 
 // sarifContentRun is the content status and summary of the run

@@ -91,16 +91,14 @@ func (a *contentAcc) finish() ContentMetrics {
 	return m
 }
 
-// contentRates are the content metrics a comparison of two runs lists,
-// named as the gates name them.
-func contentRates(a, b ContentMetrics) []RateChange {
-	rc := func(name string, x, y float64) RateChange {
-		return RateChange{Metric: "content." + name, A: x, B: y, Delta: RoundRate(y - x)}
-	}
-	return []RateChange{
-		rc("changed_rate", a.ChangedRate, b.ChangedRate),
-		rc("changed_share.mean", a.ChangedShare.Mean, b.ChangedShare.Mean),
-		rc("changed_share.p95", a.ChangedShare.P95, b.ChangedShare.P95),
-		rc("formatting_lost_rate", a.FormattingLostRate, b.FormattingLostRate),
+// contentMetricDefs are the content metrics a comparison lists and a gate
+// can name: shares of the compared pairs (changed, lost formatting) and
+// the distribution of the share of units touched.
+func contentMetricDefs() []MetricDef {
+	return []MetricDef{
+		{Name: "content.changed_rate", Rate: true, Value: func(m Metrics) float64 { return m.Content.ChangedRate }},
+		{Name: "content.changed_share.mean", Rate: true, Value: func(m Metrics) float64 { return m.Content.ChangedShare.Mean }},
+		{Name: "content.changed_share.p95", Rate: true, Value: func(m Metrics) float64 { return m.Content.ChangedShare.P95 }},
+		{Name: "content.formatting_lost_rate", Rate: true, Value: func(m Metrics) float64 { return m.Content.FormattingLostRate }},
 	}
 }
