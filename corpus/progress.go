@@ -28,8 +28,11 @@ type Progress struct {
 }
 
 // etaWindow is how many recent completions the rate and the ETA are
-// measured over (see Snapshot).
-const etaWindow = 24
+// measured over, and etaMin how many there must be first (see Snapshot).
+const (
+	etaWindow = 24
+	etaMin    = 6
+)
 
 // NewProgress starts counting a run of total pairs now.
 func NewProgress(total int) *Progress {
@@ -66,11 +69,12 @@ type ProgressEvent struct {
 // can finish (every job's first conversion at once) and the first pairs
 // each baseline a new original (pairs are interleaved so that every
 // original is started early), so the whole-run average overestimated the
-// time left, by 3× at the first completions and up to 4.3× on a real run
-// (BENCHMARKS.md "Progress ETA"). The window ends at its last completion,
+// time left: 1.3–2.4× at the median on two real runs, far more at the
+// start; the window is 1.2–1.3× (BENCHMARKS.md "Progress ETA"). The window ends at its last completion,
 // or later once the wait since then exceeds the window's mean gap, so a
-// stall lowers the rate instead of leaving it stale. Until two pairs are
-// done there is no ETA.
+// stall lowers the rate instead of leaving it stale. Until etaMin pairs
+// are done there is no rate and no ETA: the first ones tend to finish
+// together (every job started at once), which made the ETA 4-6× too short.
 func (p *Progress) Snapshot() ProgressEvent { return p.snapshotAt(time.Now()) }
 
 func (p *Progress) snapshotAt(now time.Time) ProgressEvent {
@@ -78,7 +82,7 @@ func (p *Progress) snapshotAt(now time.Time) ProgressEvent {
 	e.Done = e.Audited + e.Failed + e.Skipped
 	e.ElapsedS = results.RoundRate(now.Sub(p.started).Seconds())
 	e.ETAS = -1
-	if n, oldest, newest := p.window(); n >= 2 && newest.After(oldest) {
+	if n, oldest, newest := p.window(); n >= etaMin && newest.After(oldest) {
 		gap := newest.Sub(oldest) / time.Duration(n-1)
 		end := newest
 		if now.Sub(newest) > gap {

@@ -50,15 +50,7 @@ func runAudit(c *cli.Context) error {
 	if c.NArg() != 2 {
 		return usageErr("audit needs ORIGINAL and EDITED (see editaudit audit --help)")
 	}
-	format := c.String("format")
-	if err := oneOf("format", format, reports.AuditFormats...); err != nil {
-		return err
-	}
-	mode, err := renderMode(c)
-	if err != nil {
-		return err
-	}
-	show, err := showCount(c)
+	format, mode, show, err := reportFlags(c, reports.AuditFormats)
 	if err != nil {
 		return err
 	}

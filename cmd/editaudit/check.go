@@ -46,15 +46,7 @@ func runCheck(c *cli.Context) error {
 	if c.NArg() == 0 {
 		return usageErr("check needs at least one FILE (see editaudit check --help)")
 	}
-	format := c.String("format")
-	if err := oneOf("format", format, reports.CheckFormats...); err != nil {
-		return err
-	}
-	mode, err := renderMode(c)
-	if err != nil {
-		return err
-	}
-	show, err := showCount(c)
+	format, mode, show, err := reportFlags(c, reports.CheckFormats)
 	if err != nil {
 		return err
 	}

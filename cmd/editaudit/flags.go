@@ -53,6 +53,20 @@ func oneOf(flag, value string, allowed ...string) error {
 	return usageErr("--%s %q: use %s", flag, value, list)
 }
 
+// reportFlags are the checked --format (one of formats), --render and
+// --show of the commands that write a report (audit, check).
+func reportFlags(c *cli.Context, formats []string) (format, mode string, show int, err error) {
+	format = c.String("format")
+	if err = oneOf("format", format, formats...); err != nil {
+		return
+	}
+	if mode, err = renderMode(c); err != nil {
+		return
+	}
+	show, err = showCount(c)
+	return
+}
+
 // showCount is --show, a number of pages: 0 or more.
 func showCount(c *cli.Context) (int, error) {
 	n := c.Int("show")

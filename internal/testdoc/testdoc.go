@@ -96,6 +96,31 @@ func Pairs(nameContent ...string) []byte {
 	return Zip(ps...)
 }
 
+// Entries reads every entry of a zip into memory in the archive's order,
+// as Parts that Zip writes back the same way (a stored entry stays
+// stored), failing the test when data is not a zip.
+func Entries(tb testing.TB, data []byte) []Part {
+	tb.Helper()
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		tb.Fatalf("not a zip: %v", err)
+	}
+	out := make([]Part, 0, len(zr.File))
+	for _, f := range zr.File {
+		rc, err := f.Open()
+		if err != nil {
+			tb.Fatal(err)
+		}
+		b, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil {
+			tb.Fatalf("%s: %v", f.Name, err)
+		}
+		out = append(out, Part{Name: f.Name, Data: string(b), Store: f.Method == zip.Store})
+	}
+	return out
+}
+
 // Unzip reads every entry of a zip into memory, failing the test when
 // data is not a zip or holds one name twice.
 func Unzip(tb testing.TB, data []byte) map[string][]byte {
