@@ -1,6 +1,7 @@
 // Package ctxio makes long reads cancellable: a Reader that stops with
-// ctx's error once ctx is done. It owns nothing else and imports only the
-// standard library, so every package that scans parts may use it.
+// ctx's error once ctx is done. It owns nothing else and imports no
+// editaudit package (only the standard library), so every package that
+// scans parts may use it.
 package ctxio
 
 import (
