@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -93,25 +92,7 @@ func validationTables() string {
 // TestValidationTables keeps VALIDATION.md's generated tables equal to
 // the Go tables (regenerate with -update).
 func TestValidationTables(t *testing.T) {
-	data, err := os.ReadFile(validationMD)
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc := string(data)
-	i, j := strings.Index(doc, tablesBegin), strings.Index(doc, tablesEnd)
-	if i < 0 || j < i {
-		t.Fatalf("VALIDATION.md lacks the markers %q … %q", tablesBegin, tablesEnd)
-	}
-	want := tablesBegin + "\n\n" + validationTables() + "\n" + tablesEnd
-	if *update {
-		if err := os.WriteFile(validationMD, []byte(doc[:i]+want+doc[j+len(tablesEnd):]), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	if got := doc[i : j+len(tablesEnd)]; got != want {
-		t.Errorf("VALIDATION.md's generated tables are stale: run go test ./formats/inspect -run TestValidationTables -update")
-	}
+	testdoc.Generated(t, validationMD, tablesBegin, tablesEnd, "\n\n"+validationTables()+"\n", *update)
 }
 
 // brokenMD is the per-file record of broken/, generated from the code.
@@ -175,15 +156,5 @@ func TestBrokenTable(t *testing.T) {
 		}
 		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", filepath.Base(f), verdict, list)
 	}
-	want := b.String()
-	got, _ := os.ReadFile(brokenMD)
-	if string(got) == want {
-		return
-	}
-	if !*update {
-		t.Fatalf("%s differs from what inspect reports (go test ./formats/inspect -run TestBrokenTable -update):\n%s", brokenMD, want)
-	}
-	if err := os.WriteFile(brokenMD, []byte(want), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testdoc.Generated(t, brokenMD, "", "", b.String(), *update)
 }

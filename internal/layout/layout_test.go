@@ -6,11 +6,12 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/editaudit/editaudit/internal/testdoc"
 )
 
 var update = flag.Bool("update", false, "rewrite the README's table of imports")
@@ -219,25 +220,5 @@ func importTable(ps []pkg) string {
 
 // TestREADMELayout: the README's table of imports is the code's.
 func TestREADMELayout(t *testing.T) {
-	b, err := os.ReadFile(readme)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := string(b)
-	i, j := strings.Index(s, tablesBegin), strings.Index(s, tablesEnd)
-	if i < 0 || j < i {
-		t.Fatalf("README.md has no %q … %q block", tablesBegin, tablesEnd)
-	}
-	want := importTable(load(t))
-	got := s[i+len(tablesBegin)+1 : j]
-	if got == want {
-		return
-	}
-	if !*update {
-		t.Fatalf("README.md's table of imports differs from the code (go test ./internal/layout -update):\n--- README\n%s--- code\n%s", got, want)
-	}
-	s = s[:i+len(tablesBegin)] + "\n" + want + s[j:]
-	if err := os.WriteFile(readme, []byte(s), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testdoc.Generated(t, readme, tablesBegin, tablesEnd, "\n"+importTable(load(t)), *update)
 }
