@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/editaudit/editaudit/formats"
+	"github.com/editaudit/editaudit/internal/ctxio"
 )
 
 // DefaultMaxChanges is how many changes Result.Changes lists when
@@ -293,11 +294,11 @@ func scanPartHashed(ctx context.Context, p *formats.Package, part string, h form
 		return "cannot read the part: " + err.Error()
 	}
 	defer rc.Close()
-	var r io.Reader = rc
+	var r io.Reader = ctxio.Reader(ctx, rc)
 	if sum != nil {
 		r = io.TeeReader(r, sum)
 	}
-	res := formats.ScanXMLContext(ctx, part, r, p.Limits, h)
+	res := formats.ScanXML(part, r, p.Limits, h)
 	if res.Complete {
 		return ""
 	}

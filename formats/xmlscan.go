@@ -2,7 +2,6 @@ package formats
 
 import (
 	"bytes"
-	"context"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -154,13 +153,6 @@ type ScanResult struct {
 	Complete bool
 	// Root is the root element's name (zero when none was read).
 	Root xml.Name
-}
-
-// ScanXMLContext is ScanXML stopping when ctx is cancelled: the read
-// after the cancellation fails, and the result is not Complete (the
-// caller checks ctx.Err()).
-func ScanXMLContext(ctx context.Context, part string, r io.Reader, lim Limits, h Handler) ScanResult {
-	return ScanXML(part, &ctxReader{ctx: ctx, r: r}, lim, h)
 }
 
 // ScanXML reads one XML part from r and calls h for its events. It never

@@ -56,15 +56,11 @@ func runAudit(c *cli.Context) error {
 	if c.NArg() != 2 {
 		return usageErr("audit needs ORIGINAL and EDITED (see editaudit audit --help)")
 	}
-	format, mode, mopts, err := outputOptions(c, reports.AuditFormats)
+	format, mode, show, mopts, err := reportFlags(c, reports.AuditFormats)
 	if err != nil {
 		return err
 	}
 	content, err := contentMode(c)
-	if err != nil {
-		return err
-	}
-	show, err := showCount(c)
 	if err != nil {
 		return err
 	}

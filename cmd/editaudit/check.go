@@ -47,11 +47,7 @@ func runCheck(c *cli.Context) error {
 	if c.NArg() == 0 {
 		return usageErr("check needs at least one FILE (see editaudit check --help)")
 	}
-	format, mode, mopts, err := outputOptions(c, reports.CheckFormats)
-	if err != nil {
-		return err
-	}
-	show, err := showCount(c)
+	format, mode, show, mopts, err := reportFlags(c, reports.CheckFormats)
 	if err != nil {
 		return err
 	}

@@ -155,7 +155,8 @@ func runCorpusRun(c *cli.Context) error {
 	defer closeR()
 	selected := len(shard.Select(pairs))
 	prog := corpus.NewProgress(selected)
-	stop := corpus.StartProgress(prog, c.App.ErrWriter, style, progressInterval(style))
+	stop := corpus.StartProgress(prog, c.App.ErrWriter, corpus.ProgressOptions{
+		Style: style, Interval: progressInterval(style), Columns: terminalColumns(c.App.ErrWriter)})
 	stats, err := corpus.RunPairs(c.Context, pairs, corpus.RunOptions{
 		Out: out, Store: store, Render: mode, Content: content, Renderer: renderer, Jobs: c.Int("jobs"),
 		Shard: shard, Show: libraryShow(show), Source: source, Unpaired: unpaired, Progress: prog,

@@ -7,6 +7,9 @@
 // synth, mutate) and maps their errors to the exit codes of DESIGN.md in
 // one place (exitCode). It owns no schema and no output format; the
 // writers are in reports, pages.json in pixeldiff/render.
+//
+// It may import every package of the engine and must not import the test
+// helpers internal/testdoc and synth/synthtest; nothing imports it.
 package main
 
 import (

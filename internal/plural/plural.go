@@ -1,6 +1,7 @@
 // Package plural writes counts in English text output: "1 table", "2
-// tables", "0 findings". It owns nothing else and imports only the
-// standard library; every package that prints counts may import it.
+// tables", "0 findings". It owns nothing else and imports no editaudit
+// package (only the standard library); every package that prints counts
+// may import it.
 package plural
 
 import (

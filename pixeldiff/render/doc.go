@@ -8,6 +8,9 @@
 // WriteFolder draws a document into a folder of page images with
 // pages.json (the public schema editaudit.pages/v1, PagesFile).
 //
-// It imports pixeldiff for Raster and the signatures; it must not import
-// formats, baseline, audit, reports or corpus (they import it).
+// It imports pixeldiff for Raster and the signatures, and
+// formats/hwpx/convert (Hangul documents become ODT before LibreOffice);
+// it must not import the rest of formats (formats, formats/inspect,
+// formats/docx, formats/pptx, formats/xlsx), baseline, audit, reports or
+// corpus (they import it).
 package render

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/editaudit/editaudit/formats"
+	"github.com/editaudit/editaudit/internal/ctxio"
 )
 
 // node is one element of a parsed part, or a text node (name == ""). The
@@ -217,7 +218,7 @@ func parsePart(ctx context.Context, p *formats.Package, part string) (*node, str
 	}
 	defer rc.Close()
 	b := &treeBuilder{max: maxNodes}
-	res := formats.ScanXMLContext(ctx, part, rc, p.Limits, b)
+	res := formats.ScanXML(part, ctxio.Reader(ctx, rc), p.Limits, b)
 	if err := ctx.Err(); err != nil {
 		return nil, "", err
 	}
