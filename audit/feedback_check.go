@@ -7,6 +7,7 @@ import (
 
 	"github.com/editaudit/editaudit/formats"
 	"github.com/editaudit/editaudit/internal/plural"
+	"github.com/editaudit/editaudit/pixeldiff/render"
 )
 
 // CheckFeedback is the model-facing text of the check of a new file (no
@@ -43,7 +44,12 @@ func CheckFeedback(rep *formats.Report, attached []int, total int, opts Feedback
 		}
 		tail = append(tail, "Structure: "+strings.Join(kv, ", ")+".")
 	}
-	tail = append(tail, checkPagesLine(attached, total))
+	pl := checkPagesLine(attached, total)
+	if rep.Format == formats.HWPX && len(attached) > 0 {
+		// Hangul pages are always laid out by editaudit's converter.
+		pl = strings.TrimSuffix(pl, ".") + " (" + render.HWPXNotice + ")."
+	}
+	tail = append(tail, pl)
 
 	lines := []string{head}
 	if len(fs) == 0 {
@@ -59,6 +65,9 @@ func CheckFeedback(rep *formats.Report, attached []int, total int, opts Feedback
 // checkPagesLine says which rendered pages follow the text.
 func checkPagesLine(attached []int, total int) string {
 	if len(attached) == 0 {
+		if total > 0 {
+			return fmt.Sprintf("Pages: none of %d attached.", total)
+		}
 		return "Pages: none attached (not rendered)."
 	}
 	list := pageSpan(attached)
@@ -66,7 +75,7 @@ func checkPagesLine(attached []int, total int) string {
 	case total > 0 && len(attached) >= total:
 		return fmt.Sprintf("Pages: all %d attached below as rendered images.", total)
 	case total > 0:
-		return fmt.Sprintf("Pages: %s of %d attached below as rendered images (cap: %d %s; the rest are not shown).", list, total, len(attached), plural.Word(len(attached), "page", "pages"))
+		return fmt.Sprintf("Pages: %s of %d attached below as rendered images; the other %d %s not shown.", list, total, total-len(attached), plural.Word(total-len(attached), "is", "are"))
 	}
 	return fmt.Sprintf("Pages: %s attached below as rendered images.", list)
 }

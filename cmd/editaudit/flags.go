@@ -7,6 +7,7 @@ import (
 
 	"github.com/editaudit/editaudit/audit"
 	"github.com/editaudit/editaudit/baseline"
+	"github.com/editaudit/editaudit/reports"
 )
 
 // The flags and flag checks several commands share.
@@ -53,20 +54,6 @@ func oneOf(flag, value string, allowed ...string) error {
 	return usageErr("--%s %q: use %s", flag, value, list)
 }
 
-// reportFlags are the checked --format (one of formats), --render and
-// --show of the commands that write a report (audit, check).
-func reportFlags(c *cli.Context, formats []string) (format, mode string, show int, err error) {
-	format = c.String("format")
-	if err = oneOf("format", format, formats...); err != nil {
-		return
-	}
-	if mode, err = renderMode(c); err != nil {
-		return
-	}
-	show, err = showCount(c)
-	return
-}
-
 // showCount is --show, a number of pages: 0 or more.
 func showCount(c *cli.Context) (int, error) {
 	n := c.Int("show")
@@ -83,4 +70,36 @@ func libraryShow(n int) int {
 		return -1
 	}
 	return n
+}
+
+// modelBytesFlag is --model-bytes of audit and check.
+func modelBytesFlag() cli.Flag {
+	return &cli.IntFlag{Name: "model-bytes", Value: reports.DefaultModelBytes,
+		Usage: "byte budget of the --format model output (check: also html); images beyond it are downscaled, then dropped, and the text says so"}
+}
+
+// modelOptions reads --model-bytes.
+func modelOptions(c *cli.Context) (reports.ModelOptions, error) {
+	n := c.Int("model-bytes")
+	if n < reports.MinModelBytes {
+		return reports.ModelOptions{}, usageErr("--model-bytes %d: at least %d (64 KiB)", n, reports.MinModelBytes)
+	}
+	return reports.ModelOptions{MaxBytes: n}, nil
+}
+
+// outputOptions reads what audit and check share: --format (one of
+// formats), --render, --show and --model-bytes, checked.
+func outputOptions(c *cli.Context, formats []string) (format, mode string, show int, mopts reports.ModelOptions, err error) {
+	format = c.String("format")
+	if err = oneOf("format", format, formats...); err != nil {
+		return
+	}
+	if mode, err = renderMode(c); err != nil {
+		return
+	}
+	if show, err = showCount(c); err != nil {
+		return
+	}
+	mopts, err = modelOptions(c)
+	return
 }

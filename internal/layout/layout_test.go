@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -36,7 +37,7 @@ var (
 		"formats/inspect":      {"content", "pixeldiff/...", "baseline", "audit", "reports", "corpus/..."},
 		"content":              {"audit", "reports", "pixeldiff/...", "baseline", "corpus/..."},
 		"pixeldiff":            {"pixeldiff/render", "formats/...", "baseline", "audit", "reports"},
-		"pixeldiff/render":     {"formats/...", "baseline", "audit", "reports", "corpus/..."},
+		"pixeldiff/render":     {"formats", "formats/inspect", "baseline", "audit", "reports", "corpus/..."},
 		"baseline":             {"audit", "reports", "corpus/..."},
 		"audit":                {"reports", "corpus/...", "cmd/..."},
 		"reports":              {"pixeldiff/render", "baseline", "corpus", "cmd/..."},
@@ -74,12 +75,18 @@ func load(t *testing.T) []pkg {
 		if n := d.Name(); p != root && (strings.HasPrefix(n, ".") || n == "testdata") {
 			return filepath.SkipDir
 		}
+		if _, err := os.Stat(filepath.Join(p, "go.mod")); err == nil && p != root {
+			return filepath.SkipDir // a module of its own (deploy/k8scheck)
+		}
 		bp, err := build.ImportDir(p, 0)
 		if err != nil {
 			if _, ok := err.(*build.NoGoError); ok {
 				return nil
 			}
 			return err
+		}
+		if len(bp.GoFiles) == 0 {
+			return nil // tests only (deploy): imported by nothing
 		}
 		rel, _ := filepath.Rel(root, p)
 		k := pkg{rel: filepath.ToSlash(rel)}
