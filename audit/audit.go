@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -108,7 +109,9 @@ func (s Source) read() ([]byte, error) {
 // Files audits the edit that turned the document at originalPath into the
 // one at editedPath: the path convenience over Reader, and the only form
 // that can Restore. The error is for the tool failing (I/O, a missing
-// renderer with RenderOn, cancellation); a broken document is findings.
+// renderer with RenderOn, cancellation, an unreadable original); a broken
+// document is findings, and so is an edited path that names no document
+// (missing, a folder, a FIFO: the fatal finding file.missing, blocked).
 // Nothing is written to either input unless opts.Restore is set and the
 // edit is blocked.
 func Files(ctx context.Context, originalPath, editedPath string, opts Options) (*Result, error) {
@@ -116,12 +119,18 @@ func Files(ctx context.Context, originalPath, editedPath string, opts Options) (
 	if err != nil {
 		return nil, err
 	}
+	orig := doc{name: originalPath, path: originalPath, data: origBytes}
+	if why := inspect.Present(editedPath); why != nil {
+		return missingEdit(ctx, orig, editedPath, why, opts)
+	}
 	editedBytes, err := os.ReadFile(editedPath)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
+		return missingEdit(ctx, orig, editedPath, err, opts)
+	}
 	if err != nil {
 		return nil, err
 	}
-	return run(ctx, doc{name: originalPath, path: originalPath, data: origBytes},
-		doc{name: editedPath, path: editedPath, data: editedBytes}, opts)
+	return run(ctx, orig, doc{name: editedPath, path: editedPath, data: editedBytes}, opts)
 }
 
 // Reader audits the edit that turned original into edited, both given by

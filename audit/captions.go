@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/editaudit/editaudit/internal/plural"
 )
 
 // ShownCaption says what the image of a shown page is, for people and
@@ -74,13 +76,13 @@ func ImageBudgetNote(b ImageBudget) string {
 	}
 	var parts []string
 	if b.Uncapped > 0 {
-		parts = append(parts, fmt.Sprintf("the page cap (%d) left out the last %d %s", b.PageCap, b.Uncapped, fbPlural(b.Uncapped, "page", "pages")))
+		parts = append(parts, fmt.Sprintf("the page cap (%d) left out the last %d %s", b.PageCap, b.Uncapped, plural.Word(b.Uncapped, "page", "pages")))
 	}
 	if n := len(b.Dropped); n > 0 {
-		parts = append(parts, fmt.Sprintf("%d page %s did not fit and %s not attached (%s)", n, fbPlural(n, "image", "images"), fbPlural(n, "is", "are"), joinPageNames(b.Dropped)))
+		parts = append(parts, fmt.Sprintf("%d page %s did not fit and %s not attached (%s)", n, plural.Word(n, "image", "images"), plural.Word(n, "is", "are"), joinPageNames(b.Dropped)))
 	}
 	if b.Downscaled > 0 {
-		parts = append(parts, fmt.Sprintf("%d %s downscaled to fit", b.Downscaled, fbPlural(b.Downscaled, "image was", "images were")))
+		parts = append(parts, fmt.Sprintf("%d %s downscaled to fit", b.Downscaled, plural.Word(b.Downscaled, "image was", "images were")))
 	}
 	return fmt.Sprintf("Limits: %s of output for text and images; %s.", megabytes(b.MaxBytes), strings.Join(parts, "; "))
 }

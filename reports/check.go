@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/editaudit/editaudit/formats"
+	"github.com/editaudit/editaudit/internal/plural"
 )
 
 // CheckSchema names one file's object of `check --format json` (DESIGN.md
@@ -106,10 +107,13 @@ func writeCheckText(w io.Writer, j CheckJSON, parts bool) error {
 	}
 	t := formats.TallyOf(j.Findings)
 	verdict := "ok: no fatal findings"
-	if j.Fatal {
+	switch {
+	case formats.FileMissing(j.Findings):
+		verdict = "FATAL: the file is not there to open"
+	case j.Fatal:
 		verdict = "FATAL: the application will refuse or repair this file"
 	}
-	fmt.Fprintf(&b, "  %s (%d findings: %d fatal, %d error, %d warning, %d info)\n", verdict, t.Total, t.Fatal, t.Error, t.Warning, t.Info)
+	fmt.Fprintf(&b, "  %s (%s: %d fatal, %d error, %d warning, %d info)\n", verdict, plural.Of(t.Total, "finding", "findings"), t.Fatal, t.Error, t.Warning, t.Info)
 	if len(j.Counts) > 0 {
 		fmt.Fprintf(&b, "  structure: %s\n", countsText(j.Counts))
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/editaudit/editaudit/audit"
 	"github.com/editaudit/editaudit/corpus/results"
 	"github.com/editaudit/editaudit/formats"
+	"github.com/editaudit/editaudit/internal/plural"
 )
 
 // JUnit XML for CI dashboards (`corpus summary --junit FILE`): the
@@ -97,7 +98,7 @@ func JUnitCaseOf(r *results.Record) JUnitCase {
 		}
 		b.WriteString(junitFiles(r))
 		c.Failure = &junitProblem{Type: "blocked",
-			Message: fmt.Sprintf("blocked: %d new fatal %s (%s)", len(fatal), plural(len(fatal), "finding", "findings"), junitCodes(fatal)),
+			Message: fmt.Sprintf("blocked: %d new fatal %s (%s)", len(fatal), plural.Word(len(fatal), "finding", "findings"), junitCodes(fatal)),
 			Text:    b.String()}
 	}
 	var out strings.Builder

@@ -51,17 +51,18 @@ func runAudit(c *cli.Context) error {
 	if c.NArg() != 2 {
 		return usageErr("audit needs ORIGINAL and EDITED (see editaudit audit --help)")
 	}
-	format, mode, mopts, err := outputOptions(c, reports.AuditFormats)
+	format, mode, show, mopts, err := outputOptions(c, reports.AuditFormats)
 	if err != nil {
 		return err
 	}
+	// The original must be a file (exit 2 otherwise); a missing edited
+	// file is the audit's finding file.missing.
 	orig, edited := c.Args().Get(0), c.Args().Get(1)
-	for _, p := range []string{orig, edited} {
-		if st, err := os.Stat(p); err != nil {
-			return toolErr(err)
-		} else if st.IsDir() {
-			return usageErr("%s is a folder; audit compares two files (for folders use editaudit corpus run --originals DIR --edited DIR)", p)
+	if err := inputFile("ORIGINAL", orig); err != nil {
+		if st, serr := os.Stat(orig); serr == nil && st.IsDir() {
+			return usageErr("%s is a folder; audit compares two files (for folders use editaudit corpus run --originals DIR --edited DIR)", orig)
 		}
+		return err
 	}
 	store, err := openStore(c)
 	if err != nil {
@@ -72,7 +73,7 @@ func runAudit(c *cli.Context) error {
 		return toolErr(err)
 	}
 	res, err := audit.Files(c.Context, orig, edited, audit.Options{
-		Render: mode, Store: store, Show: show(c), OutDir: out, Restore: c.Bool("restore"),
+		Render: mode, Store: store, Show: libraryShow(show), OutDir: out, Restore: c.Bool("restore"),
 	})
 	if err != nil {
 		return toolErr(err)

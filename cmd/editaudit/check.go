@@ -47,7 +47,7 @@ func runCheck(c *cli.Context) error {
 	if c.NArg() == 0 {
 		return usageErr("check needs at least one FILE (see editaudit check --help)")
 	}
-	format, mode, mopts, err := outputOptions(c, reports.CheckFormats)
+	format, mode, show, mopts, err := outputOptions(c, reports.CheckFormats)
 	if err != nil {
 		return err
 	}
@@ -58,16 +58,16 @@ func runCheck(c *cli.Context) error {
 	var reps []*formats.Report
 	anyFatal := false
 	for _, path := range c.Args().Slice() {
-		rep, err := inspect.File(c.Context, path, inspect.Options{})
+		rep, err := inspect.Document(c.Context, path, inspect.Options{}) // a missing FILE is file.missing
 		if err != nil {
 			return toolErr(err)
 		}
 		anyFatal = anyFatal || rep.Fatal()
 		reps = append(reps, rep)
 	}
-	opts := reports.CheckOptions{Parts: c.Bool("parts"), PageCap: c.Int("show"), Model: mopts}
+	opts := reports.CheckOptions{Parts: c.Bool("parts"), PageCap: show, Model: mopts}
 	if withPages {
-		opts.Pages, err = checkPages(c.Context, mode, reps[0], c.Int("show"), c.App.ErrWriter)
+		opts.Pages, err = checkPages(c.Context, mode, reps[0], show, c.App.ErrWriter)
 		if err != nil {
 			return toolErr(err)
 		}
@@ -92,7 +92,7 @@ func runCheck(c *cli.Context) error {
 // unknown content is not rendered; HWPX goes through editaudit's converter). With --render auto a page
 // that cannot be drawn is said on stderr and the report goes without it.
 func checkPages(ctx context.Context, mode string, rep *formats.Report, n int, stderr io.Writer) ([]reports.CheckPage, error) {
-	if mode == audit.RenderOff || rep.Format == formats.Unknown {
+	if n == 0 || mode == audit.RenderOff || rep.Format == formats.Unknown {
 		return nil, nil
 	}
 	r, err := audit.StartRenderer(ctx, mode, render.Config{Pool: render.PoolOptions{Workers: 1}})

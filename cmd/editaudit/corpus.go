@@ -11,6 +11,7 @@ import (
 
 	"github.com/editaudit/editaudit/corpus"
 	"github.com/editaudit/editaudit/corpus/results"
+	"github.com/editaudit/editaudit/internal/plural"
 	"github.com/editaudit/editaudit/reports"
 )
 
@@ -145,7 +146,7 @@ Example:
 			if err != nil {
 				return toolErr(err)
 			}
-			fmt.Fprintf(c.App.Writer, "%d pairs from %d run folders (%d duplicates dropped) → %s\n", st.Pairs, st.Runs, st.Duplicates, filepath.Join(c.String("out"), results.IndexFile))
+			fmt.Fprintf(c.App.Writer, "%s from %s (%s dropped) → %s\n", plural.Of(st.Pairs, "pair", "pairs"), plural.Of(st.Runs, "run folder", "run folders"), plural.Of(st.Duplicates, "duplicate", "duplicates"), filepath.Join(c.String("out"), results.IndexFile))
 			return nil
 		},
 	}

@@ -47,7 +47,7 @@ func TestCorpusCompareGates(t *testing.T) {
 	writeRunDir(t, a, 10, 1) // 10% blocked
 	writeRunDir(t, b, 10, 2) // 20% blocked
 
-	code, out, errs := runCLI(t, "corpus", "compare", "--fail-on", "blocked_rate>+0.5pp,structure_loss>+1pp", a, b)
+	code, out, errs := cliRun(t, "corpus", "compare", "--fail-on", "blocked_rate>+0.5pp,structure_loss>+1pp", a, b)
 	if code != exitBlocked {
 		t.Fatalf("exit %d, want 1\n%s\n%s", code, out, errs)
 	}
@@ -59,17 +59,17 @@ func TestCorpusCompareGates(t *testing.T) {
 		t.Errorf("stdout:\n%s", out)
 	}
 	// Per group, JSON: the gates are in the comparison.
-	code, out, _ = runCLI(t, "corpus", "compare", "--format", "json", "--fail-on", "blocked_rate[*]>+20pp", a, b)
+	code, out, _ = cliRun(t, "corpus", "compare", "--format", "json", "--fail-on", "blocked_rate[*]>+20pp", a, b)
 	var c results.Comparison
 	if code != exitOK || json.Unmarshal([]byte(out), &c) != nil || len(c.Gates) != 1 || c.Gates[0].Group != "g" || c.Gates[0].Tripped {
 		t.Errorf("json gates: exit %d\n%s", code, out)
 	}
 	// Better is not worse: the reverse comparison passes the same gate.
-	if code, out, errs := runCLI(t, "corpus", "compare", "--fail-on", "blocked_rate>+0.5pp", b, a); code != exitOK {
+	if code, out, errs := cliRun(t, "corpus", "compare", "--fail-on", "blocked_rate>+0.5pp", b, a); code != exitOK {
 		t.Errorf("reverse: exit %d\n%s\n%s", code, out, errs)
 	}
 	// A gate that names no metric is a usage error, before any run is read.
-	if code, _, errs := runCLI(t, "corpus", "compare", "--fail-on", "blockd>1", a, b); code != exitUsage || !strings.Contains(errs, `no metric "blockd"`) {
+	if code, _, errs := cliRun(t, "corpus", "compare", "--fail-on", "blockd>1", a, b); code != exitUsage || !strings.Contains(errs, `no metric "blockd"`) {
 		t.Errorf("bad gate: exit %d\n%s", code, errs)
 	}
 }
@@ -82,7 +82,7 @@ func TestCorpusSummaryJUnit(t *testing.T) {
 	if err := os.MkdirAll(filepath.Dir(junit), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errs := runCLI(t, "corpus", "summary", "--junit", junit, run)
+	code, out, errs := cliRun(t, "corpus", "summary", "--junit", junit, run)
 	if code != exitOK || !strings.Contains(out, "blocked") {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
 	}
@@ -115,10 +115,10 @@ func TestCheckModelEveryPage(t *testing.T) {
 	if err := os.WriteFile(doc, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, errs := runCLI(t, "check", "--format", "model", "--model-bytes", "1000", doc); code != exitUsage || !strings.Contains(errs, "--model-bytes 1000: at least 65536") {
+	if code, _, errs := cliRun(t, "check", "--format", "model", "--model-bytes", "1000", doc); code != exitUsage || !strings.Contains(errs, "--model-bytes 1000: at least 65536") {
 		t.Errorf("tiny budget: exit %d %s", code, errs)
 	}
-	code, out, errs := runCLI(t, "check", "--format", "model", "--render", "on", doc)
+	code, out, errs := cliRun(t, "check", "--format", "model", "--render", "on", doc)
 	if code != exitOK {
 		t.Fatalf("exit %d\n%s", code, errs)
 	}

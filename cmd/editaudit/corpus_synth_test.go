@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -15,9 +14,7 @@ import (
 // runCorpus runs `editaudit corpus ARGS…` through Run, as main does.
 func runCorpus(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	code = Run(context.Background(), append([]string{"editaudit", "corpus"}, args...), &out, &errb)
-	return code, out.String(), errb.String()
+	return cliRun(t, append([]string{"corpus"}, args...)...)
 }
 
 func TestCorpusSynthAndMutate(t *testing.T) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +12,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/editaudit/editaudit/internal/fsutil"
 )
 
 // Defaults of PoolOptions.
@@ -530,20 +531,6 @@ func (p *Pool) finishLocked(j *job, pdf string, err error) {
 	}
 }
 
-func copyFile(src, dst string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		os.Remove(dst)
-		return err
-	}
-	return out.Close()
-}
+// copyFile copies src to a new private file dst (the pool's working files
+// can be made again: no fsync).
+func copyFile(src, dst string) error { return fsutil.CopyFile(src, dst, 0o600, false) }

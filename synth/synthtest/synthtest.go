@@ -3,7 +3,8 @@
 // of other shapes, synthesized by package synth, and a 50-page report.
 //
 // It is imported by _test.go files only (of synth, mutate, corpus and
-// cmd). It imports synth, nothing else of editaudit.
+// cmd). It imports synth, nothing else of editaudit; it must not import
+// the packages whose tests use it (mutate, corpus, cmd).
 package synthtest
 
 import (
