@@ -56,7 +56,7 @@ func runAudit(c *cli.Context) error {
 	if c.NArg() != 2 {
 		return usageErr("audit needs ORIGINAL and EDITED (see editaudit audit --help)")
 	}
-	format, mode, show, mopts, err := reportFlags(c, reports.AuditFormats)
+	format, mode, show, mopts, err := outputOptions(c, reports.AuditFormats)
 	if err != nil {
 		return err
 	}

@@ -47,7 +47,7 @@ func runCheck(c *cli.Context) error {
 	if c.NArg() == 0 {
 		return usageErr("check needs at least one FILE (see editaudit check --help)")
 	}
-	format, mode, show, mopts, err := reportFlags(c, reports.CheckFormats)
+	format, mode, show, mopts, err := outputOptions(c, reports.CheckFormats)
 	if err != nil {
 		return err
 	}
@@ -65,7 +65,7 @@ func runCheck(c *cli.Context) error {
 		anyFatal = anyFatal || rep.Fatal()
 		reps = append(reps, rep)
 	}
-	opts := reports.CheckOptions{Parts: c.Bool("parts"), PageCap: c.Int("show"), Model: mopts}
+	opts := reports.CheckOptions{Parts: c.Bool("parts"), PageCap: show, Model: mopts}
 	if withPages {
 		opts.Pages, err = checkPages(c.Context, mode, reps[0], show, c.App.ErrWriter)
 		if err != nil {

@@ -64,23 +64,6 @@ func oneOf(flag, value string, allowed ...string) error {
 	return usageErr("--%s %q: use %s", flag, value, list)
 }
 
-// reportFlags are the flags of a command that writes a report: --format
-// (one of formats), --render, --show and --model-bytes, checked.
-func reportFlags(c *cli.Context, formats []string) (format, mode string, show int, mopts reports.ModelOptions, err error) {
-	format = c.String("format")
-	if err = oneOf("format", format, formats...); err != nil {
-		return
-	}
-	if mode, err = renderMode(c); err != nil {
-		return
-	}
-	if show, err = showCount(c); err != nil {
-		return
-	}
-	mopts, err = modelOptions(c)
-	return
-}
-
 // showCount is --show, a number of pages: 0 or more.
 func showCount(c *cli.Context) (int, error) {
 	n := c.Int("show")
@@ -112,4 +95,21 @@ func modelOptions(c *cli.Context) (reports.ModelOptions, error) {
 		return reports.ModelOptions{}, usageErr("--model-bytes %d: at least %d (64 KiB)", n, reports.MinModelBytes)
 	}
 	return reports.ModelOptions{MaxBytes: n}, nil
+}
+
+// outputOptions reads what audit and check share: --format (one of
+// formats), --render, --show and --model-bytes, checked.
+func outputOptions(c *cli.Context, formats []string) (format, mode string, show int, mopts reports.ModelOptions, err error) {
+	format = c.String("format")
+	if err = oneOf("format", format, formats...); err != nil {
+		return
+	}
+	if mode, err = renderMode(c); err != nil {
+		return
+	}
+	if show, err = showCount(c); err != nil {
+		return
+	}
+	mopts, err = modelOptions(c)
+	return
 }

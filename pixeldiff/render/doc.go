@@ -9,8 +9,7 @@
 // pages.json (the public schema editaudit.pages/v1, PagesFile).
 //
 // It imports pixeldiff for Raster and the signatures, and
-// formats/hwpx/convert (Hangul documents become ODT before LibreOffice);
-// it must not import the rest of formats (formats, formats/inspect,
-// formats/docx, formats/pptx, formats/xlsx), baseline, audit, reports or
-// corpus (they import it).
+// formats/hwpx/convert to lay out Hangul documents (LibreOffice has no
+// HWPX filter); of formats nothing else: it must not import formats,
+// formats/inspect, baseline, audit, reports or corpus (they import it).
 package render
