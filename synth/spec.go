@@ -55,16 +55,21 @@ type PageSpec struct {
 	MarginMM float64 `json:"marginMM,omitempty"`
 }
 
-// Block is one piece of flow content. Exactly one field is set.
+// Block is one piece of flow content: an object with exactly one key.
 type Block struct {
-	Heading   *Heading   `json:"heading,omitempty"`
+	// Heading is a heading paragraph (level 1–6).
+	Heading *Heading `json:"heading,omitempty"`
+	// Paragraph is a paragraph of text or formatted runs.
 	Paragraph *Paragraph `json:"paragraph,omitempty"`
-	Table     *Table     `json:"table,omitempty"`
-	List      *List      `json:"list,omitempty"`
-	Image     *Image     `json:"image,omitempty"`
+	// Table is a table; its cells may hold blocks, nested tables included.
+	Table *Table `json:"table,omitempty"`
+	// List is a bulleted or numbered list (docx).
+	List *List `json:"list,omitempty"`
+	// Image is a picture on its own line (docx).
+	Image *Image `json:"image,omitempty"`
 	// Chart is a native chart (docx).
 	Chart *Chart `json:"chart,omitempty"`
-	// PageBreak starts a new page (body only).
+	// PageBreak starts a new page (top level of the body only).
 	PageBreak bool `json:"pageBreak,omitempty"`
 }
 

@@ -300,8 +300,11 @@ func (x *XCell) setObject(o *xcellObject) {
 		x.Kind, x.Formula = "rawFormula", *o.RawFormula
 		n++
 	}
-	if n > 1 {
+	switch {
+	case n > 1:
 		x.Kind = "conflict"
+	case n == 0:
+		x.Kind = "novalue"
 	}
 }
 

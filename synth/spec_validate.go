@@ -883,7 +883,7 @@ func (v *validator) xcell(path string, c *XCell, at cellRef, s *Sheet) {
 		}
 	case "bool":
 	default:
-		v.fail(path, "a cell needs a value")
+		v.fail(path, "a cell object needs one of text, number, bool, formula")
 	}
 	if len(c.NumFmt) > 255 {
 		v.fail(path+".numFmt", "longer than 255 characters")

@@ -97,6 +97,7 @@ func commands() []*cli.Command {
 		auditCommand(),
 		baselineCommand(),
 		sanitizeCommand(),
+		synthCommand(),
 		corpusCommand(),
 	}
 }
