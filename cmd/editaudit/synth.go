@@ -101,7 +101,7 @@ func runSynth(c *cli.Context) error {
 		if c.NArg() != 0 {
 			return usageErr("--schema takes no arguments")
 		}
-		_, err := w.Write(synth.Schema())
+		_, err := w.Write(synth.SchemaFor(synth.Options{Fixtures: c.Bool("fixtures")}))
 		return err
 	}
 	format := c.String("format")
