@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -214,8 +213,7 @@ func injectValues(data []byte, values []map[string]cellValue) ([]byte, []string,
 	}
 	var notes []string
 	if len(missing) > 0 {
-		sort.Strings(missing)
-		shown := missing
+		shown := missing // in sheet and row order
 		if len(shown) > maxNotedCells {
 			shown = shown[:maxNotedCells]
 		}
