@@ -2,7 +2,10 @@
 # Installs what editaudit needs on a Debian machine, only what is missing:
 # LibreOffice (Writer, Calc, Impress, no GUI), poppler-utils (pdftoppm,
 # pdfinfo, pdftotext), mupdf-tools (mutool: the faster rasterizer over the
-# real corpus, see BENCHMARKS.md), fonts, the libjpeg headers for go-libjpeg,
+# real corpus, see BENCHMARKS.md), fonts (emoji: Noto Color Emoji for the
+# browser; Symbola, an outline emoji font, for LibreOffice 7.4, which leaves
+# colour glyphs out of a PDF — RENDERING.md), the libjpeg headers for
+# go-libjpeg,
 # and the Go modules. Idempotent: a second run installs nothing. Runs as root (or with
 # sudo available); set EDITAUDIT_SKIP_APT=1 to skip system packages.
 set -euo pipefail
@@ -10,12 +13,12 @@ set -euo pipefail
 pkgs=(
   libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui
   poppler-utils mupdf-tools
-  fonts-dejavu-core fonts-liberation2 fonts-noto-cjk
+  fonts-dejavu-core fonts-liberation2 fonts-noto-cjk fonts-noto-color-emoji fonts-symbola
   libjpeg62-turbo-dev
 )
 # Optional helpers for tests that look at the HTML report and the naive
 # benchmark pipeline; installed too, but their absence only skips tests.
-optional=(chromium imagemagick)
+optional=(chromium imagemagick nodejs npm)
 
 missing=()
 for p in "${pkgs[@]}" "${optional[@]}"; do
@@ -45,5 +48,16 @@ gobin=$(go env GOPATH)/bin
 if ! "$gobin/staticcheck" -version 2>/dev/null | grep -q "${STATICCHECK_VERSION#v}"; then
   echo "setup: installing staticcheck $STATICCHECK_VERSION" >&2
   go install "honnef.co/go/tools/cmd/staticcheck@$STATICCHECK_VERSION"
+fi
+# The node validators the Go tests run (tools/validate: ajv for the synth
+# spec schema and SARIF, pinned by its package-lock.json), when node is
+# there; installed again only when the lock file changed.
+validate="$(cd "$(dirname "$0")/.." && pwd)/tools/validate"
+if command -v npm >/dev/null 2>&1 && [ -f "$validate/package-lock.json" ]; then
+  if ! cmp -s "$validate/package-lock.json" "$validate/node_modules/.package-lock.json.installed" 2>/dev/null; then
+    echo "setup: npm ci in tools/validate" >&2
+    npm ci --prefix "$validate" --no-audit --no-fund --loglevel=error >/dev/null
+    cp "$validate/package-lock.json" "$validate/node_modules/.package-lock.json.installed"
+  fi
 fi
 echo "setup: ok ($(soffice --version 2>/dev/null | head -1 || echo 'soffice missing'); $(pdftoppm -v 2>&1 | head -1))" >&2

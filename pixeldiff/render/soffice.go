@@ -193,6 +193,10 @@ func NewPool(ctx context.Context, opts PoolOptions) (*Pool, error) {
 			return nil, fmt.Errorf("render: working folder: %w", err)
 		}
 	}
+	if err := writeFontsConf(p.tmpDir); err != nil {
+		os.RemoveAll(root)
+		return nil, fmt.Errorf("render: working folder: %w", err)
+	}
 	if err := initProfile(ctx, exe, p.template, p.tmpDir, opts.Deadline); err != nil {
 		os.RemoveAll(root)
 		return nil, err

@@ -2,6 +2,7 @@ package render
 
 import (
 	"context"
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"os"
@@ -534,8 +535,15 @@ func (p *Pool) anyWanted(jobs []*job) bool {
 // only — and, when tmp is not empty, TMPDIR set to tmp: LibreOffice makes a
 // lu*.tmp folder there per process and leaves it behind when killed (and
 // sometimes when not), so the pool points it into its own working folder,
-// which Close removes.
+// which Close removes. When tmp holds the pool's fonts.conf (fontsConf),
+// FONTCONFIG_FILE points at it.
 func sofficeEnv(tmp string) []string {
+	conf := ""
+	if tmp != "" {
+		if st, err := os.Stat(filepath.Join(tmp, fontsConfName)); err == nil && st.Mode().IsRegular() {
+			conf = filepath.Join(tmp, fontsConfName)
+		}
+	}
 	var out []string
 	for _, e := range os.Environ() {
 		k, _, _ := strings.Cut(e, "=")
@@ -544,6 +552,8 @@ func sofficeEnv(tmp string) []string {
 			continue
 		case tmp != "" && k == "TMPDIR":
 			continue
+		case conf != "" && k == "FONTCONFIG_FILE":
+			continue
 		}
 		out = append(out, e)
 	}
@@ -551,7 +561,34 @@ func sofficeEnv(tmp string) []string {
 	if tmp != "" {
 		out = append(out, "TMPDIR="+tmp)
 	}
+	if conf != "" {
+		out = append(out, "FONTCONFIG_FILE="+conf)
+	}
 	return out
+}
+
+// fontsConfName is the fontconfig file the pool writes into its TMPDIR.
+const fontsConfName = "fonts.conf"
+
+// writeFontsConf writes the fontconfig file of LibreOffice's processes
+// into dir: the system's configuration (or the one FONTCONFIG_FILE names),
+// with colour fonts rejected. LibreOffice 7.4 draws a colour bitmap glyph
+// (Noto Color Emoji, CBDT) on screen but leaves it out of an exported PDF,
+// so an emoji came out blank (seen on this project's own renders); without
+// colour fonts it falls back to an outline emoji font (Symbola, installed
+// by scripts/setup.sh) and the emoji is drawn, in black and white.
+// LibreOffice 7.5 exports colour fonts (its release notes); the rule then
+// only costs the colour.
+func writeFontsConf(dir string) error {
+	base := os.Getenv("FONTCONFIG_FILE")
+	if base == "" {
+		base = "/etc/fonts/fonts.conf"
+	}
+	var b strings.Builder
+	b.WriteString(`<?xml version="1.0"?>` + "\n" + `<!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">` + "\n<fontconfig>\n  <include ignore_missing=\"yes\">")
+	_ = xml.EscapeText(&b, []byte(base)) // a strings.Builder does not fail
+	b.WriteString("</include>\n  <selectfont><rejectfont><pattern><patelt name=\"color\"><bool>true</bool></patelt></pattern></rejectfont></selectfont>\n</fontconfig>\n")
+	return os.WriteFile(filepath.Join(dir, fontsConfName), []byte(b.String()), 0o600)
 }
 
 // cleanStderr drops LibreOffice's known harmless noise and keeps the rest
