@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"regexp"
+	"sort"
 	"strings"
 	"sync"
 )
@@ -101,6 +102,47 @@ func (a *Artifacts) read(id string) (picture, error) {
 		return picture{}, fmt.Errorf("artifact:%s: %v", id, err)
 	}
 	return pic, nil
+}
+
+// maxListedIDs bounds the IDs an error message lists.
+const maxListedIDs = 20
+
+// IDs lists the handles the folder offers: the names of its regular files
+// that are valid IDs, sorted, at most maxListedIDs, and how many more.
+func (a *Artifacts) IDs() ([]string, int) {
+	f, err := a.root.Open(".")
+	if err != nil {
+		return nil, 0
+	}
+	defer f.Close()
+	ents, err := f.ReadDir(-1)
+	if err != nil {
+		return nil, 0
+	}
+	var ids []string
+	for _, e := range ents {
+		if e.Type().IsRegular() && artifactID.MatchString(e.Name()) && !strings.Contains(e.Name(), "..") {
+			ids = append(ids, e.Name())
+		}
+	}
+	sort.Strings(ids)
+	if len(ids) > maxListedIDs {
+		return ids[:maxListedIDs], len(ids) - maxListedIDs
+	}
+	return ids, 0
+}
+
+// offer says which handles the folder offers, for an error message.
+func (a *Artifacts) offer() string {
+	ids, more := a.IDs()
+	if len(ids) == 0 {
+		return "the artifacts folder holds no image"
+	}
+	s := "the artifacts folder offers artifact:" + strings.Join(ids, ", artifact:")
+	if more > 0 {
+		s += fmt.Sprintf(" and %d more", more)
+	}
+	return s
 }
 
 // artifactErr words a failure to reach a file of the folder.

@@ -427,7 +427,7 @@ func (v *validator) image(path string, im *Image, xlsx bool) {
 		}
 		pic, err := v.opts.Artifacts.load(rest)
 		if err != nil {
-			v.fail(path+".src", "%v", err)
+			v.fail(path+".src", "%v; %s", err, v.opts.Artifacts.offer())
 			return
 		}
 		v.imageBytes(path, pic)
@@ -440,7 +440,11 @@ func (v *validator) image(path string, im *Image, xlsx bool) {
 	case kind == "builtin":
 		v.fail(path+".src", "%q: builtin images are test fixtures, not accepted here; give src \"artifact:ID\" (a file in the artifacts folder)", im.Src)
 	default:
-		v.fail(path+".src", "%q is %s: images are given as \"artifact:ID\", the name of a file in the artifacts folder (--artifacts DIR); paths, URLs and data: URIs are refused", clip(im.Src, 80), srcKind(im.Src))
+		offer := "no artifacts folder was given"
+		if v.opts.Artifacts != nil {
+			offer = v.opts.Artifacts.offer()
+		}
+		v.fail(path+".src", "%q is %s: images are given as \"artifact:ID\", the name of a file in the artifacts folder (--artifacts DIR); paths, URLs and data: URIs are refused; %s", clip(im.Src, 80), srcKind(im.Src), offer)
 	}
 }
 
