@@ -78,6 +78,16 @@ func readZip(data []byte) (map[string][]byte, []string, error) {
 	return parts, order, nil
 }
 
+// partsReader reads parts of an unpacked package by name.
+func partsReader(parts map[string][]byte) func(string) ([]byte, error) {
+	return func(n string) ([]byte, error) {
+		if b, ok := parts[n]; ok {
+			return b, nil
+		}
+		return nil, fmt.Errorf("synth: no part %s", n)
+	}
+}
+
 // workbookValues reads the values of every formula cell of a workbook,
 // per sheet in workbook order: sheet index → cell reference → value.
 func workbookValues(data []byte) ([]map[string]cellValue, error) {
@@ -85,13 +95,7 @@ func workbookValues(data []byte) ([]map[string]cellValue, error) {
 	if err != nil {
 		return nil, err
 	}
-	read := func(n string) ([]byte, error) {
-		if b, ok := parts[n]; ok {
-			return b, nil
-		}
-		return nil, fmt.Errorf("no part %s", n)
-	}
-	sheets, err := xlsxSheetParts(read)
+	sheets, err := xlsxSheetParts(partsReader(parts))
 	if err != nil {
 		return nil, err
 	}
@@ -146,13 +150,7 @@ func injectValues(data []byte, values []map[string]cellValue) ([]byte, []string,
 	if err != nil {
 		return nil, nil, err
 	}
-	read := func(n string) ([]byte, error) {
-		if b, ok := parts[n]; ok {
-			return b, nil
-		}
-		return nil, fmt.Errorf("no part %s", n)
-	}
-	sheets, err := xlsxSheetParts(read)
+	sheets, err := xlsxSheetParts(partsReader(parts))
 	if err != nil {
 		return nil, nil, err
 	}

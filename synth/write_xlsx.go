@@ -297,13 +297,7 @@ func repackXlsx(in []byte, spills []spillCell, sheetParts func([]string)) ([]byt
 	if err != nil {
 		return nil, fmt.Errorf("synth: excelize output: %w", err)
 	}
-	read := func(n string) ([]byte, error) {
-		if d, ok := parts[n]; ok {
-			return d, nil
-		}
-		return nil, fmt.Errorf("synth: no part %s", n)
-	}
-	sheets, err := xlsxSheetParts(read)
+	sheets, err := xlsxSheetParts(partsReader(parts))
 	if err != nil {
 		return nil, err
 	}
