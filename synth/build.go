@@ -24,12 +24,19 @@ type BuildOptions struct {
 	Recalc bool
 	// Converter renders the document to count its pages (Result.Pages,
 	// and the MaxPages cap) and makes the PDF for To "pdf"; nil leaves the
-	// pages uncounted.
-	Converter render.Converter
+	// pages uncounted. A *render.Renderer (Hangul documents through
+	// editaudit's converter) or a *render.Pool.
+	Converter PDFConverter
 	// Exporter recalculates workbooks for Recalc.
 	Exporter render.Exporter
 	// TempDir holds the files handed to LibreOffice (default os.TempDir()).
 	TempDir string
+}
+
+// PDFConverter makes a PDF of a document: *render.Renderer, *render.Pool.
+// The caller removes the PDF.
+type PDFConverter interface {
+	ConvertPDF(ctx context.Context, docPath string) (string, error)
 }
 
 // Result is what Build made.
@@ -116,6 +123,9 @@ func Build(ctx context.Context, spec *Spec, o BuildOptions) (*Result, error) {
 	defer os.Remove(pdf)
 	if res.Pages, err = render.CountPDFPages(ctx, pdf); err != nil {
 		return nil, err
+	}
+	if spec.Format == "hwpx" {
+		res.Notes = append(res.Notes, render.HWPXNotice)
 	}
 	if res.Pages > MaxPages {
 		return nil, &SpecErrors{Errors: []*SpecError{{Path: bodyPath(spec), Cap: MaxPages,

@@ -171,13 +171,14 @@ func runSynth(c *cli.Context) error {
 		fmt.Fprintf(c.App.ErrWriter, "editaudit: note: %s gets a %s document\n", out, spec.Format)
 	}
 	if mode != "off" {
-		pool, err := startSynthPool(c.Context, mode, to == "pdf" || opts.Recalc)
+		r, err := startSynthRenderer(c.Context, mode, to == "pdf" || opts.Recalc)
 		if err != nil {
 			return err
 		}
-		if pool != nil {
-			defer pool.Close()
-			opts.Converter, opts.Exporter = pool, pool
+		if r != nil {
+			defer r.Close()
+			opts.Converter = r
+			opts.Exporter, _ = r.Converter.(render.Exporter)
 		}
 	}
 	res, err := synth.Build(c.Context, spec, opts)
@@ -206,14 +207,14 @@ func runSynth(c *cli.Context) error {
 	return nil
 }
 
-// startSynthPool starts LibreOffice for counting pages (auto: when it is
-// installed), or because the output needs it (need: a missing LibreOffice
-// is exit 3 then).
-func startSynthPool(ctx context.Context, mode string, need bool) (*render.Pool, error) {
-	pool, err := render.NewPool(ctx, render.PoolOptions{Workers: 1})
+// startSynthRenderer starts LibreOffice for counting pages (auto: when it
+// is installed), or because the output needs it (need: a missing
+// LibreOffice is exit 3 then). One worker: synth converts one document.
+func startSynthRenderer(ctx context.Context, mode string, need bool) (*render.Renderer, error) {
+	r, err := render.New(ctx, render.Config{Pool: render.PoolOptions{Workers: 1}})
 	switch {
 	case err == nil:
-		return pool, nil
+		return r, nil
 	case errors.Is(err, render.ErrNoRenderer) && mode == "auto" && !need:
 		return nil, nil
 	}

@@ -332,6 +332,9 @@ func (p *Pool) convert(ctx context.Context, docPath string, target Target) (stri
 	if err != nil {
 		return "", err
 	}
+	if ext == hwpxExt {
+		return "", fmt.Errorf("%w: %s: HWPX (LibreOffice has no HWPX import filter; the Renderer converts it first)", ErrUnsupported, filepath.Base(docPath))
+	}
 	tmp, sum, _, err := stageCopy(docPath, p.stageDir, p.opts.MaxBytes)
 	if err != nil {
 		var re *RenderError
