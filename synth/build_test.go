@@ -265,3 +265,37 @@ func TestArtifacts(t *testing.T) {
 		t.Errorf("inline data accepted without fixtures: %v", err)
 	}
 }
+
+// TestCapsFitTheChecker: a spec at the cell cap, all cells alike (the
+// most compressible output), builds and passes the self-check — its
+// document part would deflate 239:1, past the ratio editaudit's reader
+// refuses, so the writer deflates it at the fastest level — and one cell
+// more is a spec error with the cap.
+func TestCapsFitTheChecker(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a 21 MB part")
+	}
+	table := func(rows int) synth.Block {
+		tb := &synth.Table{}
+		for i := 0; i < rows; i++ {
+			tb.Rows = append(tb.Rows, synth.Row{Cells: []synth.Cell{{Text: "x", Bold: true, Shade: "D9E2F3"}}})
+		}
+		return synth.Block{Table: tb}
+	}
+	var body []synth.Block
+	for i := 0; i < synth.MaxTotalCells/synth.MaxRows; i++ {
+		body = append(body, table(synth.MaxRows))
+	}
+	spec := &synth.Spec{Format: "docx", Docx: &synth.DocxSpec{Body: body}}
+	res, err := synth.Build(context.Background(), spec, synth.BuildOptions{})
+	if err != nil {
+		t.Fatalf("at the cap: %v", err)
+	}
+	t.Logf("%d cells: %d bytes", synth.MaxTotalCells, len(res.Data))
+	spec.Docx.Body = append(spec.Docx.Body, table(1))
+	_, err = synth.Build(context.Background(), spec, synth.BuildOptions{})
+	var se *synth.SpecErrors
+	if !errors.As(err, &se) || se.Errors[0].Cap != synth.MaxTotalCells {
+		t.Errorf("one cell over the cap: %v", err)
+	}
+}

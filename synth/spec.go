@@ -296,6 +296,7 @@ const (
 	MaxBlocks         = 5000      // blocks in one body, header, footer, cell or section
 	MaxTotalBlocks    = 50000     // blocks in the whole document, nested ones included
 	MaxRuns           = 500       // runs in one paragraph
+	MaxTotalRuns      = 500000    // runs in the whole document
 	MaxTextLen        = 32767     // characters in one text value (Excel's cell limit)
 	MaxTitleLen       = 1000      // characters of the document title
 	MaxTotalText      = 8_000_000 // characters of text in the whole document

@@ -19,6 +19,7 @@ type validator struct {
 	images     int // image bytes so far
 	cells      int // xlsx cells, or table cells of the other formats, so far
 	chars      int // characters of text so far
+	runs       int // runs so far
 	charts     int // docx and pptx charts so far
 	tableNames map[string]string
 	sheetNames map[string]bool // lower-case sheet names of the workbook
@@ -253,6 +254,7 @@ func (v *validator) textOrRuns(path, text string, runs []Run, ctx blockCtx) {
 	}
 	v.text(path+".text", text)
 	v.count(path+".runs", len(runs), MaxRuns, "runs")
+	v.total(path+".runs", &v.runs, len(runs), MaxTotalRuns, "runs")
 	for i := range runs {
 		r := &runs[i]
 		rp := fmt.Sprintf("%s.runs[%d]", path, i)

@@ -19,7 +19,7 @@ func TestCapsTable(t *testing.T) {
 	}
 	caps := map[string]int{
 		"MaxSpecBytes": synth.MaxSpecBytes, "MaxBlocks": synth.MaxBlocks, "MaxTotalBlocks": synth.MaxTotalBlocks,
-		"MaxRuns": synth.MaxRuns, "MaxTextLen": synth.MaxTextLen, "MaxTitleLen": synth.MaxTitleLen,
+		"MaxRuns": synth.MaxRuns, "MaxTotalRuns": synth.MaxTotalRuns, "MaxTextLen": synth.MaxTextLen, "MaxTitleLen": synth.MaxTitleLen,
 		"MaxTotalText": synth.MaxTotalText, "MaxRows": synth.MaxRows, "MaxCells": synth.MaxCells,
 		"MaxTotalCells": synth.MaxTotalCells, "MaxNesting": synth.MaxNesting, "MaxListItems": synth.MaxListItems,
 		"MaxImageBytes": synth.MaxImageBytes, "MaxTotalImage": synth.MaxTotalImage, "MaxImagePixels": synth.MaxImagePixels,
