@@ -128,7 +128,11 @@ func JUnitCaseOf(r *results.Record) JUnitCase {
 
 // junitFinding is one finding as two lines: where and what, then the fix.
 func junitFinding(f formats.Finding) string {
-	s := fmt.Sprintf("%s %s at %s: %s\n", f.Grade, f.Code, audit.Location(f)+f.Locator, strings.TrimSpace(f.Message))
+	where := audit.Location(f)
+	if f.Locator != "" {
+		where += " (" + f.Locator + ")"
+	}
+	s := fmt.Sprintf("%s %s at %s: %s\n", f.Grade, f.Code, where, strings.TrimSpace(f.Message))
 	if f.Fix != "" {
 		s += "  fix: " + strings.TrimSpace(f.Fix) + "\n"
 	}

@@ -10,15 +10,19 @@
 # sudo available); set EDITAUDIT_SKIP_APT=1 to skip system packages.
 set -euo pipefail
 
+# deploy/Dockerfile installs the same list (deploy/deploy_test.go compares
+# them): keep the two in step.
 pkgs=(
   libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui
+  python3-uno
   poppler-utils mupdf-tools
   fonts-dejavu-core fonts-liberation2 fonts-noto-cjk fonts-noto-color-emoji fonts-symbola
   libjpeg62-turbo-dev
 )
 # Optional helpers for tests that look at the HTML report and the naive
-# benchmark pipeline; installed too, but their absence only skips tests.
-optional=(chromium imagemagick nodejs npm)
+# benchmark pipeline, and xmllint for the JUnit schema check; installed
+# too, but their absence only skips tests (outside CI).
+optional=(chromium imagemagick libxml2-utils)
 
 missing=()
 for p in "${pkgs[@]}" "${optional[@]}"; do
@@ -41,6 +45,19 @@ if ! command -v go >/dev/null 2>&1 && [ -x /usr/local/go/bin/go ]; then
   export PATH=$PATH:/usr/local/go/bin
 fi
 go mod download
+# The schema and lint checks the tests run with node (tools/validate:
+# SARIF and Kubernetes schemas, the JUnit XSD, the Dockerfile linter,
+# playwright-core for the corpus index page), pinned by its lock file;
+# installed again only when the lock file changed.
+if command -v npm >/dev/null 2>&1; then
+  v="$(cd "$(dirname "$0")/.." && pwd)/tools/validate"
+  if ! cmp -s "$v/package-lock.json" "$v/node_modules/.package-lock.json.installed" 2>/dev/null; then
+    echo "setup: npm ci in $v" >&2
+    (cd "$v" && npm ci --no-audit --no-fund >/dev/null && cp package-lock.json node_modules/.package-lock.json.installed)
+  fi
+else
+  echo "setup: npm missing: the schema checks of tools/validate will be skipped (failed under CI)" >&2
+fi
 # staticcheck (run by `make test` through `make lint`), from the Go module
 # proxy, pinned; installed only when that version is missing.
 STATICCHECK_VERSION=v0.8.2
@@ -48,16 +65,5 @@ gobin=$(go env GOPATH)/bin
 if ! "$gobin/staticcheck" -version 2>/dev/null | grep -q "${STATICCHECK_VERSION#v}"; then
   echo "setup: installing staticcheck $STATICCHECK_VERSION" >&2
   go install "honnef.co/go/tools/cmd/staticcheck@$STATICCHECK_VERSION"
-fi
-# The node validators the Go tests run (tools/validate: ajv for the synth
-# spec schema and SARIF, pinned by its package-lock.json), when node is
-# there; installed again only when the lock file changed.
-validate="$(cd "$(dirname "$0")/.." && pwd)/tools/validate"
-if command -v npm >/dev/null 2>&1 && [ -f "$validate/package-lock.json" ]; then
-  if ! cmp -s "$validate/package-lock.json" "$validate/node_modules/.package-lock.json.installed" 2>/dev/null; then
-    echo "setup: npm ci in tools/validate" >&2
-    npm ci --prefix "$validate" --no-audit --no-fund --loglevel=error >/dev/null
-    cp "$validate/package-lock.json" "$validate/node_modules/.package-lock.json.installed"
-  fi
 fi
 echo "setup: ok ($(soffice --version 2>/dev/null | head -1 || echo 'soffice missing'); $(pdftoppm -v 2>&1 | head -1))" >&2

@@ -41,6 +41,7 @@ Examples:
 			renderFlag(),
 			&cli.IntFlag{Name: "show", Value: audit.DefaultShow, Usage: "changed pages shown as before/after images (0: none)"},
 			&cli.BoolFlag{Name: "restore", Usage: "when blocked, put the original back at EDITED (atomically)"},
+			modelBytesFlag(),
 		},
 		Action: runAudit,
 	}
@@ -50,11 +51,7 @@ func runAudit(c *cli.Context) error {
 	if c.NArg() != 2 {
 		return usageErr("audit needs ORIGINAL and EDITED (see editaudit audit --help)")
 	}
-	format := c.String("format")
-	if err := oneOf("format", format, reports.AuditFormats...); err != nil {
-		return err
-	}
-	mode, err := renderMode(c)
+	format, mode, mopts, err := outputOptions(c, reports.AuditFormats)
 	if err != nil {
 		return err
 	}
@@ -80,7 +77,7 @@ func runAudit(c *cli.Context) error {
 	if err != nil {
 		return toolErr(err)
 	}
-	write := func(w io.Writer) error { return reports.WriteAudit(w, res, format, reports.AuditOptions{}) }
+	write := func(w io.Writer) error { return reports.WriteAudit(w, res, format, reports.AuditOptions{Model: mopts}) }
 	if format == reports.FormatHTML && out != "" {
 		err = writeReport(c.App.Writer, out, "report.html", write)
 	} else {

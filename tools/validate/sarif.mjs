@@ -8,7 +8,9 @@ import addFormats from "ajv-formats";
 
 const require = createRequire(import.meta.url);
 const schema = JSON.parse(readFileSync(require.resolve("@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json"), "utf8"));
-const ajv = new Ajv({ allErrors: true, strict: false });
+// unicodeRegExp off: the published schema's language pattern
+// ("^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$") is not a valid /u regexp.
+const ajv = new Ajv({ allErrors: true, strict: false, unicodeRegExp: false });
 addFormats(ajv);
 const validate = ajv.compile(schema);
 let bad = 0;
