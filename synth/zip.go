@@ -4,9 +4,8 @@ import (
 	"archive/zip"
 	"bytes"
 	"compress/flate"
-	"encoding/binary"
 	"fmt"
-	"hash/crc32"
+	"io"
 	"time"
 
 	"github.com/editaudit/editaudit/formats"
@@ -45,15 +44,19 @@ func writeZip(parts []zipPart) ([]byte, error) {
 		}
 		seen[p.name] = true
 		fh := &zip.FileHeader{Name: p.name, Method: zip.Deflate, Modified: zipTime()}
+		level := zipLevel
 		if p.store {
 			fh.Method = zip.Store
-		}
-		if !p.store && int64(len(p.data)) > lim.RatioFloor {
-			if err := writeBounded(zw, fh, p.data, lim.MaxRatio*3/4); err != nil {
+		} else if int64(len(p.data)) > lim.RatioFloor {
+			var err error
+			if level, err = boundedLevel(p.data, lim.MaxRatio*3/4); err != nil {
 				return nil, err
 			}
-			continue
+			if level == flate.NoCompression {
+				fh.Method = zip.Store
+			}
 		}
+		zw.RegisterCompressor(zip.Deflate, func(w io.Writer) (io.WriteCloser, error) { return flate.NewWriter(w, level) })
 		w, err := zw.CreateHeader(fh)
 		if err != nil {
 			return nil, err
@@ -68,61 +71,36 @@ func writeZip(parts []zipPart) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// writeBounded writes one large entry deflated at archive/zip's own level
-// (5), or at the fastest level, or stored: the first whose ratio of
-// uncompressed to compressed size is at most maxRatio.
-func writeBounded(zw *zip.Writer, fh *zip.FileHeader, data []byte, maxRatio int64) error {
-	rawHeader(fh)
-	fh.CRC32 = crc32.ChecksumIEEE(data)
-	fh.UncompressedSize64 = uint64(len(data))
-	for _, level := range []int{5, flate.BestSpeed} {
-		var c bytes.Buffer
+// zipLevel is archive/zip's own deflate level.
+const zipLevel = 5
+
+// boundedLevel is the deflate level for data: archive/zip's own, or the
+// fastest, whichever first keeps the ratio of uncompressed to compressed
+// size at most maxRatio; flate.NoCompression (store it) when neither does.
+func boundedLevel(data []byte, maxRatio int64) (int, error) {
+	for _, level := range []int{zipLevel, flate.BestSpeed} {
+		var c countWriter
 		fw, err := flate.NewWriter(&c, level)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		if _, err := fw.Write(data); err != nil {
-			return err
+			return 0, err
 		}
 		if err := fw.Close(); err != nil {
-			return err
+			return 0, err
 		}
-		if c.Len() > 0 && int64(len(data))/int64(c.Len()) <= maxRatio {
-			fh.Method = zip.Deflate
-			fh.CompressedSize64 = uint64(c.Len())
-			w, err := zw.CreateRaw(fh)
-			if err != nil {
-				return err
-			}
-			_, err = w.Write(c.Bytes())
-			return err
+		if c.n > 0 && int64(len(data))/c.n <= maxRatio {
+			return level, nil
 		}
 	}
-	fh.Method = zip.Store
-	fh.CompressedSize64 = uint64(len(data))
-	w, err := zw.CreateRaw(fh)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(data)
-	return err
+	return flate.NoCompression, nil
 }
 
-// rawHeader sets the fields CreateHeader fills in and CreateRaw leaves
-// alone: the versions (2.0, deflate), the MS-DOS date and time from
-// Modified and the extended timestamp (Info-ZIP's 0x5455 field), so that
-// every entry carries the same header whichever way it was written.
-func rawHeader(fh *zip.FileHeader) {
-	const zipVersion20 = 20
-	fh.CreatorVersion = fh.CreatorVersion&0xff00 | zipVersion20
-	fh.ReaderVersion = zipVersion20
-	t := fh.Modified.UTC()
-	fh.ModifiedDate = uint16(t.Day() + int(t.Month())<<5 + (t.Year()-1980)<<9)
-	fh.ModifiedTime = uint16(t.Second()/2 + t.Minute()<<5 + t.Hour()<<11)
-	extra := make([]byte, 9)
-	binary.LittleEndian.PutUint16(extra[0:], 0x5455)
-	binary.LittleEndian.PutUint16(extra[2:], 5)
-	extra[4] = 1
-	binary.LittleEndian.PutUint32(extra[5:], uint32(fh.Modified.Unix()))
-	fh.Extra = append(fh.Extra, extra...)
+// countWriter counts the bytes written to it.
+type countWriter struct{ n int64 }
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	c.n += int64(len(p))
+	return len(p), nil
 }
