@@ -83,8 +83,9 @@ func writeRates(b *strings.Builder, rs []results.RateChange, in string) {
 	}
 }
 
-// isShare reports whether a compared metric is a fraction, written as a
-// percentage: the rates, and the content share touched.
+// isShare reports whether a compared metric is a fraction (its MetricDef
+// is a Rate), written as a percentage.
 func isShare(metric string) bool {
-	return strings.HasSuffix(metric, "_rate") || strings.HasPrefix(metric, "loss_rate.") || strings.HasPrefix(metric, "content.changed_share.")
+	d, ok := results.LookupMetric(metric)
+	return ok && d.Rate
 }

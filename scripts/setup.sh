@@ -2,7 +2,10 @@
 # Installs what editaudit needs on a Debian machine, only what is missing:
 # LibreOffice (Writer, Calc, Impress, no GUI), poppler-utils (pdftoppm,
 # pdfinfo, pdftotext), mupdf-tools (mutool: the faster rasterizer over the
-# real corpus, see BENCHMARKS.md), fonts, the libjpeg headers for go-libjpeg,
+# real corpus, see BENCHMARKS.md), fonts (emoji: Noto Color Emoji for the
+# browser; Symbola, an outline emoji font, for LibreOffice 7.4, which leaves
+# colour glyphs out of a PDF — RENDERING.md), the libjpeg headers for
+# go-libjpeg,
 # and the Go modules. Idempotent: a second run installs nothing. Runs as root (or with
 # sudo available); set EDITAUDIT_SKIP_APT=1 to skip system packages.
 set -euo pipefail
@@ -13,7 +16,7 @@ pkgs=(
   libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui
   python3-uno
   poppler-utils mupdf-tools
-  fonts-dejavu-core fonts-liberation2 fonts-noto-cjk fonts-noto-color-emoji
+  fonts-dejavu-core fonts-liberation2 fonts-noto-cjk fonts-noto-color-emoji fonts-symbola
   libjpeg62-turbo-dev
 )
 # Optional helpers for tests that look at the HTML report and the naive

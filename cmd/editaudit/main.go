@@ -140,6 +140,7 @@ func commands() []*cli.Command {
 		auditCommand(),
 		baselineCommand(),
 		sanitizeCommand(),
+		synthCommand(),
 		corpusCommand(),
 	}
 }

@@ -43,7 +43,7 @@ var (
 		"reports":              {"pixeldiff/render", "baseline", "corpus", "cmd/..."},
 		"corpus/results":       {"corpus", "reports", "baseline", "pixeldiff/...", "synth/...", "mutate"},
 		"corpus":               {"synth/...", "mutate"},
-		"synth":                {"audit", "baseline", "pixeldiff/...", "reports", "corpus/...", "mutate"},
+		"synth":                {"audit", "baseline", "pixeldiff", "reports", "corpus/...", "mutate"},
 		"mutate":               {"audit", "baseline", "pixeldiff/...", "reports", "corpus/...", "synth/..."},
 		"internal/fsutil":      {"*"},
 		"internal/ctxio":       {"*"},
