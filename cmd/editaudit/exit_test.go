@@ -67,7 +67,7 @@ func TestExitCodeRule(t *testing.T) {
 		// What works.
 		{"baseline", []string{"baseline", "--render", "off", "--store", store, f["orig.docx"]}, 0, "0 findings", ""},
 		{"baseline one finding", []string{"baseline", "--render", "off", "--store", store, f["broken.docx"]}, 0, "1 finding,", ""},
-		{"corpus synth", []string{"corpus", "synth", spec, filepath.Join(out, "c.docx")}, 0, "", ""},
+		{"corpus synth", []string{"corpus", "synth", "--fixtures", spec, filepath.Join(out, "c.docx")}, 0, "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, stdout, stderr := cliRun(t, tc.args...)
