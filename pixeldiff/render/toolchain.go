@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/editaudit/editaudit/formats/hwpx/convert"
 )
 
 // Toolchain identifies everything that affects rendered pixels. It goes into
@@ -26,6 +28,10 @@ type Toolchain struct {
 	// Profile is ProfileKey: the LibreOffice settings and the staging
 	// rewrite every converter applies ("" without a converter).
 	Profile string `json:"profile,omitempty"`
+	// HWPX is the version of editaudit's HWPX → ODT converter
+	// (formats/hwpx/convert.Version): Hangul pages laid out by different
+	// converter versions are never compared.
+	HWPX string `json:"hwpx,omitempty"`
 }
 
 // Key returns a stable short hash (16 hex digits) of the toolchain, for cache
@@ -42,6 +48,9 @@ func (t Toolchain) String() string {
 	if t.Profile != "" {
 		s += "; profile " + t.Profile
 	}
+	if t.HWPX != "" {
+		s += "; " + t.HWPX
+	}
 	return s
 }
 
@@ -51,7 +60,7 @@ func (t Toolchain) String() string {
 // document before starting LibreOffice still names the rasterizer and the
 // fonts.
 func ToolchainOf(ctx context.Context, c Converter, rz Rasterizer, dpi int) Toolchain {
-	tc := Toolchain{DPI: dpi}
+	tc := Toolchain{DPI: dpi, HWPX: convert.Version}
 	var progDir string
 	if c != nil {
 		tc.LibreOffice = c.Version(ctx)
@@ -131,4 +140,19 @@ func FontsHash(ctx context.Context, dirs []string) (string, int, error) {
 		fmt.Fprintf(h, "%s\t%d\n", p, seen[p])
 	}
 	return hex.EncodeToString(h.Sum(nil)[:8]), len(names), nil
+}
+
+// InstalledToolchain fingerprints what New would render with here, at
+// dpi, without starting LibreOffice as a converter: the LibreOffice on
+// PATH (its --version), the default rasterizer and the fonts. Its Key is
+// the one audits made here carry. A missing LibreOffice is ErrNoRenderer.
+func InstalledToolchain(ctx context.Context, dpi int) (Toolchain, error) {
+	exe, progDir, err := findSoffice("")
+	if err != nil {
+		return Toolchain{}, err
+	}
+	if dpi <= 0 {
+		dpi = DefaultDPI
+	}
+	return ToolchainOf(ctx, &Pool{exe: exe, progDir: progDir}, DefaultRasterizer(), dpi), nil
 }
