@@ -278,20 +278,7 @@ func monotoneMatch(p, q int, score func(i, j int) int) [][2]int {
 			s[i*w+j] = best
 		}
 	}
-	var rev [][2]int
-	for i, j := p, q; i > 0 && j > 0; {
-		switch v := s[i*w+j]; {
-		case v == s[(i-1)*w+j]:
-			i--
-		case v == s[i*w+j-1]:
-			j--
-		default:
-			rev = append(rev, [2]int{i - 1, j - 1})
-			i, j = i-1, j-1
-		}
-	}
-	slices.Reverse(rev)
-	return rev
+	return matchedPairs(s, p, q)
 }
 
 // pairMovedText joins a deleted and an inserted page of text whose lines
