@@ -84,43 +84,22 @@ type Reflow struct {
 // — and, for pages without text, their pixel lines. An edited page the
 // alignment left without a partner although its content is original
 // (LabelReflowed) is always in a run, alone if need be.
+//
+// With the text layer, a picture added inside a run (no text line of its
+// own) is folded into the reflow. Telling it apart was tried — a block
+// without text whose pixel hash, or whose height, no original page has —
+// and dropped: pictures that only moved are resampled at another sub-pixel
+// phase, and blocks of pictures merge with the rules beside them, so on
+// real edits it reported changes that were not there (corpus
+// poi_drawing.docx with a page break before page 2: "changed: 3" for a
+// moved logo; docx4j_sample-docx.docx with an image removed: the run
+// broken at page 3).
 func DetectReflow(before, after []PageSig, pairs []Pair, bands Bands) []Reflow {
 	ids := map[lineKey]int32{}
 	text := hasText(before) && hasText(after)
 	b := newLineDoc(before, bands, ids, text)
 	a := newLineDoc(after, bands, ids, text)
-	// With text, a page also holds a change of its own when it shows a
-	// picture (a block without text, see PageSig.pictureLines) that no
-	// page of the original shows: a picture added or replaced inside
-	// pages that reflowed. A picture that only moved is often resampled
-	// at another sub-pixel phase and hashes differently (a real newspaper
-	// page: a logo moved down by a reflow, corpus poi_drawing.docx), so a
-	// picture counts as new only when no picture of the original has its
-	// height, give or take a row. A picture replaced by one of the same
-	// height inside a reflow is therefore not seen: the text layer cannot
-	// tell, and the pixels cannot tell it from a move.
-	var novel []bool
-	if text {
-		seen := map[uint64]bool{}
-		heights := map[int]bool{}
-		for _, s := range before {
-			for _, l := range s.Lines {
-				seen[l] = true
-			}
-			for _, p := range s.pictureLines(bands) {
-				heights[p.height-1], heights[p.height], heights[p.height+1] = true, true, true
-			}
-		}
-		novel = make([]bool, len(after))
-		for j, s := range after {
-			for _, p := range s.pictureLines(bands) {
-				if !seen[p.hash] && !heights[p.height] {
-					novel[j] = true
-				}
-			}
-		}
-	}
-	runs := reflowRuns(b, a, len(after), pairs, novel)
+	runs := reflowRuns(b, a, len(after), pairs)
 	covered := map[int]bool{}
 	for _, r := range runs {
 		for p := r.From; p <= r.To; p++ {
@@ -212,7 +191,7 @@ func newLineDoc(sigs []PageSig, bands Bands, ids map[lineKey]int32, text bool) l
 
 // reflowRuns is the detection on two line sequences; nAfter is the number
 // of pages of the edited file.
-func reflowRuns(b, a lineSeq, nAfter int, pairs []Pair, novel []bool) []Reflow {
+func reflowRuns(b, a lineSeq, nAfter int, pairs []Pair) []Reflow {
 	m := matchLines(b, a)
 	// cause[j]: after page j holds inserted lines, or lines were removed
 	// just before its next surviving line, or it is an inserted blank page
@@ -251,11 +230,6 @@ func reflowRuns(b, a lineSeq, nAfter int, pairs []Pair, novel []bool) []Reflow {
 	for j, i := range m.pa {
 		if i < 0 {
 			cause[a.page[j]] = true
-		}
-	}
-	for j, n := range novel {
-		if n {
-			cause[j] = true
 		}
 	}
 	// A removed line: the change is where the next surviving line is.

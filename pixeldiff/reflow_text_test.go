@@ -77,5 +77,5 @@ func textReflow(before, after [][]string, pairs []Pair) []Reflow {
 		}
 		return d
 	}
-	return reflowRuns(doc(before), doc(after), len(after), pairs, nil)
+	return reflowRuns(doc(before), doc(after), len(after), pairs)
 }

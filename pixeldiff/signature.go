@@ -118,10 +118,6 @@ type PageSig struct {
 	// phases, so a moved line often hashes differently (which is why
 	// pixeldiff/render's DefaultRasterizer prefers pdftoppm).
 	Lines LineHashes `json:"lines"`
-	// LineRows are the rows of each of Lines, [y0, y1) pairs flattened:
-	// with a text layer, a block no text line overlaps is a picture or a
-	// rule, whose appearance inside a reflow is a change of its own.
-	LineRows []int32 `json:"line_rows,omitempty"`
 	// PHash is a 64-bit perceptual hash (DCT hash, goimagehash's
 	// PerceptionHash) of the page between the top and bottom zones:
 	// near-equal pictures have hashes a few bits apart. It pairs pages with
@@ -184,47 +180,6 @@ func (s PageSig) textIdx(b Bands) []int {
 	}
 	return out
 }
-
-// picture is a block of pixels without text: its hash and height in rows.
-type picture struct {
-	hash   uint64
-	height int
-}
-
-// pictureLines returns the page's blocks of pixels outside the bands that
-// no text line overlaps and that are at least minPicture rows high:
-// pictures, charts, thick rules. Nil without a text layer or block rows.
-func (s PageSig) pictureLines(b Bands) []picture {
-	if s.Text == nil || len(s.LineRows) != 2*len(s.Lines) {
-		return nil
-	}
-	top, bottom := s.BandsOn(b)
-	var out []picture
-	for i, l := range s.Lines {
-		y0, y1 := int(s.LineRows[2*i]), int(s.LineRows[2*i+1])
-		if y1-y0 < minPicture || y1 <= top || y0 >= s.H-bottom {
-			continue
-		}
-		text := false
-		for k := range s.Text.Lines {
-			t0, t1 := s.Text.row(k)
-			if t0 < y1 && y0 < t1 {
-				text = true
-				break
-			}
-		}
-		if !text {
-			out = append(out, picture{l, y1 - y0})
-		}
-	}
-	return out
-}
-
-// minPicture is the height in rows from which a block without text counts
-// as a picture (at 100 dpi, 2 mm): thinner ones are rules and borders,
-// which LibreOffice draws at sub-pixel positions that change when they
-// move.
-const minPicture = 8
 
 // sortedLines returns a sorted copy of lines.
 func sortedLines(l []uint64) []uint64 {
@@ -321,11 +276,9 @@ func Signature(r *Raster) PageSig {
 	s := PageSig{W: r.W, H: r.H}
 	blocks := blocksOf(blankRows(r))
 	s.Lines = make(LineHashes, len(blocks))
-	s.LineRows = make([]int32, 0, 2*len(blocks))
 	for i, b := range blocks {
 		d := sha256.Sum256(r.Pix[b[0]*stride : b[1]*stride])
 		s.Lines[i] = binary.LittleEndian.Uint64(d[:8])
-		s.LineRows = append(s.LineRows, int32(b[0]), int32(b[1]))
 	}
 	cuts := []int{0}
 	for _, b := range blocks { // top zone: cut where each block starts
