@@ -183,6 +183,11 @@ func run(ctx context.Context, orig, edited doc, opts Options) (*Result, error) {
 			}
 		}
 	}
+	if renderer != nil {
+		// The edited file's PDF is asked for now, while the original's
+		// snapshot is made or loaded: the converter works on both at once.
+		defer renderer.Prefetch(ctx, edited.path)()
+	}
 	// The original's snapshot: from the store when it has it.
 	snapOpts := baseline.Options{Renderer: renderer, Limits: opts.Limits, Data: orig.data}
 	var snap *baseline.Snapshot
@@ -209,11 +214,12 @@ func run(ctx context.Context, orig, edited doc, opts Options) (*Result, error) {
 	case renderer == nil:
 		res.Pages = Pages{Status: PagesOff, Message: renderOffMessage(opts.Render)}
 	default:
-		var bands *pixeldiff.Bands
+		so := render.SignOptions{MaxKept: keptPages}
 		if snap.Pages.Status == baseline.PagesOK {
-			bands = &snap.Pages.Bands
+			so.Bands = &snap.Pages.Bands
+			so.Keep = notInOriginal(snap.Pages.Sigs)
 		}
-		ep, err := baseline.RenderPages(ctx, renderer, edited.path, edRep.Format, bands)
+		ep, err := baseline.RenderPagesWith(ctx, renderer, edited.path, edRep.Format, so)
 		if err != nil {
 			return nil, wrapRenderErr(err)
 		}
@@ -241,6 +247,17 @@ func run(ctx context.Context, orig, edited doc, opts Options) (*Result, error) {
 	}
 	res.Feedback = Feedback(res, FeedbackOptions{})
 	return res, nil
+}
+
+// notInOriginal chooses the edited pages whose rasters are kept while
+// they are signed: those not identical to any page of the original, the
+// only ones that can be compared and shown.
+func notInOriginal(orig []pixeldiff.PageSig) func(int, pixeldiff.PageSig) bool {
+	seen := make(map[pixeldiff.Hash]bool, len(orig))
+	for _, s := range orig {
+		seen[s.Full] = true
+	}
+	return func(_ int, s pixeldiff.PageSig) bool { return !seen[s.Full] }
 }
 
 // writeTemp writes data into a new folder dir as the base name of name, so

@@ -391,6 +391,11 @@ func (r *runner) pair(ctx context.Context, p Pair) (rec *results.Record) {
 		return failedRecord(rec, err)
 	}
 
+	if r.opts.Renderer != nil {
+		// The edited file's PDF is asked for now, beside the original's
+		// (audit.Files takes it when it gets there).
+		defer r.opts.Renderer.Prefetch(ctx, p.Edited)()
+	}
 	// The original's snapshot, made once: pairs sharing an original wait
 	// for the first to store it and then load it (the store alone would
 	// let concurrent pairs all miss and all render it).
@@ -428,13 +433,15 @@ func (r *runner) pair(ctx context.Context, p Pair) (rec *results.Record) {
 	return rec
 }
 
-// writePairReport writes the pair's own HTML report into outDir (images
-// embedded from memory), then makes res's image and rejected-copy paths
-// relative to the run folder (dir is outDir relative to it) and drops the
-// image bytes.
+// writePairReport writes the pair's own HTML report into outDir (linking
+// the composites the audit wrote to outDir/pages/, so each image is stored
+// once), then makes res's image and rejected-copy paths relative to the
+// run folder (dir is outDir relative to it) and drops the image bytes.
 func writePairReport(res *audit.Result, outDir, dir string) error {
 	rep := filepath.Join(outDir, "report.html")
-	if err := fsutil.ReplaceAtomic(rep, 0o644, func(w io.Writer) error { return reports.WriteHTML(w, res, reports.HTMLOptions{}) }); err != nil {
+	if err := fsutil.ReplaceAtomic(rep, 0o644, func(w io.Writer) error {
+		return reports.WriteHTML(w, res, reports.HTMLOptions{LinkImages: true})
+	}); err != nil {
 		return err
 	}
 	for i := range res.Pages.Shown {

@@ -114,6 +114,7 @@ type Renderer struct {
 	semOnce  sync.Once
 	sem      chan struct{}
 	cacheDir string // where probed versions are remembered ("" none)
+	pre      prefetches
 }
 
 // Engines: which Converter New starts (Config.Engine).
@@ -253,7 +254,7 @@ func (r *Renderer) Render(ctx context.Context, docPath string, each func(page in
 	if err := r.ready(); err != nil {
 		return 0, err
 	}
-	pdf, err := r.Converter.ConvertPDF(ctx, docPath)
+	pdf, err := r.convert(ctx, docPath)
 	if err != nil {
 		return 0, err
 	}

@@ -177,6 +177,12 @@ type outcome struct {
 // every other document is unfinished.
 func (p *Pool) runJobs(w *worker, jobs []*job) []outcome {
 	out := make([]outcome, len(jobs))
+	if !p.anyWanted(jobs) { // given up while the batch was gathered
+		for i := range out {
+			out[i].err = context.Canceled
+		}
+		return out
+	}
 	if err := p.prepareProfile(w); err != nil {
 		for i := range out {
 			out[i].err = err
@@ -587,12 +593,13 @@ func (c *progressClock) timeoutError() *RenderError {
 		c.noProgress.Round(100*time.Millisecond), c.deadline, c.cpuNoProgress.Round(10*time.Millisecond), how)}
 }
 
-// anyWanted reports whether any caller still waits for one of jobs.
+// anyWanted reports whether any caller still waits for one of jobs (those
+// handed back already are done).
 func (p *Pool) anyWanted(jobs []*job) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, j := range jobs {
-		if p.wantedLocked(j) {
+		if !j.handed && p.wantedLocked(j) {
 			return true
 		}
 	}

@@ -366,3 +366,49 @@ func TestWarmKilledOwner(t *testing.T) {
 		t.Errorf("the next pool's own folder: %v", err)
 	}
 }
+
+// TestPrefetch: a prefetched conversion is the one RenderSigs uses (the
+// document is converted once); a prefetch nobody claims is removed by its
+// release; the prefetch of a file changed since is not used.
+func TestPrefetch(t *testing.T) {
+	p := newTestWarmPool(t, PoolOptions{Workers: 1})
+	r := &Renderer{Converter: p, Raster: DefaultRasterizer(), DPI: 30}
+	ctx := context.Background()
+	dir := t.TempDir()
+	doc := writeZip(t, filepath.Join(dir, "a.docx"), docxParts([]string{"prefetched"}), false)
+	release := r.Prefetch(ctx, doc)
+	if again := r.Prefetch(ctx, doc); again == nil {
+		t.Fatal("nil release")
+	} else {
+		again() // a second prefetch of the same path does nothing
+	}
+	pp, err := r.RenderSigs(ctx, doc, nil)
+	release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(pp.PDF)
+	if st := p.Stats(); st.Converted != 1 {
+		t.Errorf("%d conversions for a prefetched document rendered once, want 1", st.Converted)
+	}
+	other := writeZip(t, filepath.Join(dir, "b.docx"), docxParts([]string{"never claimed"}), false)
+	r.Prefetch(ctx, other)()
+	deadline := time.Now().Add(time.Minute)
+	for time.Now().Before(deadline) {
+		ents, _ := os.ReadDir(p.pdfDir)
+		if len(ents) == 0 && p.Stats().Converted+p.Stats().Failed >= 1 {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if ents, _ := os.ReadDir(p.pdfDir); len(ents) > 0 {
+		t.Errorf("an unclaimed prefetch left %d PDFs", len(ents))
+	}
+	release = r.Prefetch(ctx, doc)
+	defer release()
+	time.Sleep(1100 * time.Millisecond) // a new modification time
+	writeZip(t, doc, docxParts([]string{"changed after the prefetch"}), false)
+	if pf := r.claim(doc); pf != nil {
+		t.Errorf("the prefetch of the file before it changed was claimed")
+	}
+}
