@@ -19,3 +19,6 @@ func groupUsage(int) (time.Duration, int64, bool) { return 0, 0, false }
 
 // boundSockets is unknown without /proc.
 func boundSockets(int) []string { return nil }
+
+// procsUsage is unknown without /proc.
+func procsUsage(...int) (time.Duration, int64, bool) { return 0, 0, false }

@@ -430,7 +430,7 @@ func (p *Pool) runSoffice(w *worker, jobs []*job, outdir string) runResult {
 	waitc := make(chan error, 1)
 	go func() { waitc <- cmd.Wait() }()
 
-	clock := newProgressClock(cmd.Process.Pid, p.opts.Deadline)
+	clock := newProgressClock(p.runCPU(cmd.Process.Pid), p.opts.Deadline)
 	defer clock.stop()
 	tick := time.NewTicker(250 * time.Millisecond)
 	defer tick.Stop()
@@ -526,7 +526,7 @@ loop:
 // killed when the Deadline runs out.
 type progressClock struct {
 	deadline                  time.Duration
-	pgid                      int
+	cpu                       func() (time.Duration, bool) // LibreOffice's CPU time so far
 	timer                     *time.Timer
 	lastProgress, checkAt     time.Time
 	cpuAtProgress, cpuAtCheck time.Duration
@@ -536,15 +536,15 @@ type progressClock struct {
 	extended                  bool
 }
 
-func newProgressClock(pgid int, deadline time.Duration) *progressClock {
-	c := &progressClock{deadline: deadline, pgid: pgid, timer: time.NewTimer(deadline)}
+func newProgressClock(cpu func() (time.Duration, bool), deadline time.Duration) *progressClock {
+	c := &progressClock{deadline: deadline, cpu: cpu, timer: time.NewTimer(deadline)}
 	c.mark()
 	return c
 }
 
 func (c *progressClock) mark() {
 	c.lastProgress = time.Now()
-	c.cpuAtProgress, _ = groupCPU(c.pgid)
+	c.cpuAtProgress, _ = c.cpu()
 	c.cpuAtCheck, c.checkAt = c.cpuAtProgress, c.lastProgress
 	c.extended = false
 }
@@ -568,7 +568,7 @@ func (c *progressClock) progress() {
 // LibreOffice keeps working within the limits, else says kill (true).
 func (c *progressClock) expired() bool {
 	now := time.Now()
-	cpu, ok := groupCPU(c.pgid)
+	cpu, ok := c.cpu()
 	window, used := now.Sub(c.checkAt), cpu-c.cpuAtCheck
 	c.noProgress, c.cpuNoProgress = now.Sub(c.lastProgress), cpu-c.cpuAtProgress
 	if ok && used*20 >= window && c.cpuNoProgress < c.deadline && c.noProgress < 3*c.deadline {
@@ -591,6 +591,20 @@ func (c *progressClock) timeoutError() *RenderError {
 	return &RenderError{Reason: ReasonTimeout, Detail: fmt.Sprintf(
 		"no progress for %s (per-document deadline %s; LibreOffice used %s of CPU meanwhile, %s); killed",
 		c.noProgress.Round(100*time.Millisecond), c.deadline, c.cpuNoProgress.Round(10*time.Millisecond), how)}
+}
+
+// runCPU returns how to read the CPU time of a LibreOffice run led by pid:
+// that process's own (with its reaped children) when it is soffice.bin
+// itself, else (a launcher script, a wrapper) its whole process group,
+// which costs a scan of every process.
+func (p *Pool) runCPU(pid int) func() (time.Duration, bool) {
+	if filepath.Base(p.exe) == "soffice.bin" {
+		return func() (time.Duration, bool) {
+			cpu, _, ok := procsUsage(pid)
+			return cpu, ok
+		}
+	}
+	return func() (time.Duration, bool) { return groupCPU(pid) }
 }
 
 // anyWanted reports whether any caller still waits for one of jobs (those

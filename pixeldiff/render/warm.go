@@ -462,7 +462,20 @@ func (p *Pool) runWarm(w *worker, j *job) outcome {
 	if _, err := proc.in.Write(append(req, '\n')); err != nil {
 		return crashed("the bridge was gone before the document was sent")
 	}
-	clock := newProgressClock(proc.office.Process.Pid, p.opts.Deadline)
+	// Usage is read from the two processes' own stat files, LibreOffice's
+	// and the bridge's, when LibreOffice is soffice.bin itself (a scan of
+	// the process group reads every process's, a few ms each time on a
+	// busy machine); a wrapper's group is scanned.
+	usage := func() (time.Duration, int64, bool) {
+		if filepath.Base(p.exe) == "soffice.bin" {
+			return procsUsage(proc.office.Process.Pid, proc.bridge.Process.Pid)
+		}
+		return groupUsage(proc.office.Process.Pid)
+	}
+	clock := newProgressClock(func() (time.Duration, bool) {
+		cpu, _, ok := usage()
+		return cpu, ok
+	}, p.opts.Deadline)
 	defer clock.stop()
 	tick := time.NewTicker(250 * time.Millisecond)
 	defer tick.Stop()
@@ -483,7 +496,7 @@ func (p *Pool) runWarm(w *worker, j *job) outcome {
 			if proc.uses >= p.opts.RestartAfter {
 				p.stopWarm(w)
 				w.replace = true
-			} else if _, rss, ok := groupUsage(proc.office.Process.Pid); ok && rss > p.opts.MaxRSS/2 {
+			} else if _, rss, ok := usage(); ok && rss > p.opts.MaxRSS/2 {
 				p.stopWarm(w)
 				w.replace = true
 			}
@@ -514,7 +527,7 @@ func (p *Pool) runWarm(w *worker, j *job) outcome {
 			if !p.wanted(j) {
 				return killed(context.Canceled)
 			}
-			if _, rss, ok := groupUsage(proc.office.Process.Pid); ok && rss > p.opts.MaxRSS {
+			if _, rss, ok := usage(); ok && rss > p.opts.MaxRSS {
 				return killed(&RenderError{Reason: ReasonTooLarge, Quarantined: true, Detail: fmt.Sprintf(
 					"LibreOffice used %d MiB converting it, over the %d MiB cap; killed", rss>>20, p.opts.MaxRSS>>20)})
 			}
