@@ -126,11 +126,12 @@ func round4(f float64) float64 {
 	return float64(int64(f*10000+0.5)) / 10000
 }
 
-// keptPages bounds the page rasters an audit holds per document beyond
-// the compare chunk (an A4 page at 100 dpi is ~2.9 MB): the edited file's
-// pages kept from signing and the pages drawn for comparing, reused when
-// the same pages are shown.
-const keptPages = 16
+// keptPages bounds the page rasters an audit holds per document (an A4
+// page at 100 dpi is ~2.9 MB; as many as a compare chunk): the edited
+// file's pages kept from signing and the pages drawn for comparing,
+// reused when the same pages are compared and shown. Pages beyond it are
+// drawn again when needed.
+const keptPages = compareChunk
 
 // pageSource draws a document's pages from its PDF, each once: pages kept
 // from signing and pages drawn before (up to keptPages) are handed out

@@ -102,9 +102,10 @@ type RunStats struct {
 }
 
 // NewRenderer starts the renderer a corpus run shares for mode
-// (audit.StartRenderer: nil for off, and for auto without LibreOffice),
-// with the pool's default min(NumCPU, 4) LibreOffice processes. The
-// returned func closes it.
+// (audit.StartRenderer: nil for off, and for auto without LibreOffice):
+// the warm converter when LibreOffice's Python UNO bridge is installed,
+// else the batch one, with the pool's default min(NumCPU, 4) LibreOffice
+// processes. The returned func closes it.
 func NewRenderer(ctx context.Context, mode string) (*render.Renderer, func(), error) {
 	r, err := audit.StartRenderer(ctx, mode, render.Config{})
 	return r, func() { r.Close() }, err
@@ -170,6 +171,9 @@ func RunPairs(ctx context.Context, pairs []Pair, opts RunOptions) (*RunStats, er
 		jobs = DefaultJobs(opts.Renderer != nil)
 	}
 	sess := startSession(ri, opts, len(sel), jobs)
+	if opts.Renderer != nil {
+		sess.Toolchain = opts.Renderer.Toolchain(ctx).String()
+	}
 	if err := writeRunInfo(opts.Out, ri); err != nil {
 		return nil, err
 	}
