@@ -40,6 +40,9 @@ func CheckFeedback(rep *formats.Report, attached []int, total int, opts Feedback
 		}
 		tail = append(tail, "Structure: "+strings.Join(kv, ", ")+".")
 	}
+	if len(rep.NotCounted) > 0 {
+		tail = append(tail, "Not counted: "+fbCapList(rep.NotCounted)+" did not parse, so the counts above are partial.")
+	}
 	tail = append(tail, checkPagesLine(attached, total))
 
 	lines := []string{head}

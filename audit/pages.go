@@ -42,7 +42,7 @@ func comparePages(ctx context.Context, r *render.Renderer, snap *baseline.Snapsh
 	reflows := pixeldiff.DetectReflow(sp.Sigs, ep.Sigs, pairs, bands)
 	inRun := map[int]bool{}
 	for _, rf := range reflows {
-		out.Reflowed = append(out.Reflowed, Reflow{From: rf.From, To: rf.To, Cause: rf.Cause})
+		out.Reflowed = append(out.Reflowed, Reflow{From: rf.From, To: rf.To, Cause: rf.Cause, BeforeFrom: rf.BeforeFrom, BeforeTo: rf.BeforeTo})
 		for p := rf.From; p <= rf.To; p++ {
 			if p != rf.Cause {
 				inRun[p] = true
@@ -51,11 +51,17 @@ func comparePages(ctx context.Context, r *render.Renderer, snap *baseline.Snapsh
 	}
 	// Pixel-compare the pairs that differ and are not explained by a
 	// reflow; a pair whose differences are only rendering noise is same.
+	// A moved page is compared when its content outside the bands differs
+	// (paired by its text: a slide moved and its number changed).
 	var todo []int
 	for i, p := range pairs {
-		if p.Label == pixeldiff.LabelChanged && !inRun[p.After] && !p.Moved {
-			todo = append(todo, i)
+		if p.Label != pixeldiff.LabelChanged || inRun[p.After] {
+			continue
 		}
+		if p.Moved && sp.Sigs[p.Before-1].Masked(bands) == ep.Sigs[p.After-1].Masked(bands) {
+			continue
+		}
+		todo = append(todo, i)
 	}
 	diffs := map[int]pixeldiff.Diff{}
 	copts := opts.Compare
@@ -86,7 +92,7 @@ func comparePages(ctx context.Context, r *render.Renderer, snap *baseline.Snapsh
 				break // said once in Reflowed
 			}
 			d, compared := diffs[i]
-			if compared && d.Same {
+			if compared && d.Same && !p.Moved {
 				p.Label = pixeldiff.LabelSame
 				break
 			}
@@ -103,6 +109,9 @@ func comparePages(ctx context.Context, r *render.Renderer, snap *baseline.Snapsh
 	}
 	sel := pixeldiff.Budget(kept, reflows, opts.show())
 	for _, p := range sel.Listed {
+		if p.After > 0 && inRun[p.After] {
+			continue // said once, in Reflowed
+		}
 		if p.After > 0 {
 			out.NotShown = append(out.NotShown, p.After)
 		} else {

@@ -134,13 +134,7 @@ func ToolchainKey(ctx context.Context, r *render.Renderer) string {
 // unsupported, not an error; errors are I/O, a missing renderer
 // (render.ErrNoRenderer) and cancellation.
 func Make(ctx context.Context, path string, opts Options) (*Snapshot, error) {
-	var rep *formats.Report
-	var err error
-	if opts.Data != nil {
-		rep, err = inspect.Bytes(ctx, opts.Data, path, inspect.Options{Limits: opts.Limits})
-	} else {
-		rep, err = inspect.File(ctx, path, inspect.Options{Limits: opts.Limits})
-	}
+	rep, err := inspectDoc(ctx, path, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -158,6 +152,14 @@ func Make(ctx context.Context, path string, opts Options) (*Snapshot, error) {
 		s.pdf, s.tmp = pages.pdfPath, true
 	}
 	return s, nil
+}
+
+// inspectDoc inspects opts.Data, or the file at path, under the name path.
+func inspectDoc(ctx context.Context, path string, opts Options) (*formats.Report, error) {
+	if opts.Data != nil {
+		return inspect.Bytes(ctx, opts.Data, path, inspect.Options{Limits: opts.Limits})
+	}
+	return inspect.File(ctx, path, inspect.Options{Limits: opts.Limits})
 }
 
 // RenderPages renders a document and returns its page signatures, with the

@@ -395,9 +395,10 @@ func (r *runner) pair(ctx context.Context, p Pair) (rec *results.Record) {
 		return failedRecord(rec, err)
 	}
 
-	if r.opts.Renderer != nil {
+	if r.opts.Renderer != nil && shaE != shaO {
 		// The edited file's PDF is asked for now, beside the original's
-		// (audit.Files takes it when it gets there).
+		// (audit.Files takes it when it gets there; an identical edit is
+		// not rendered).
 		defer r.opts.Renderer.Prefetch(ctx, p.Edited)()
 	}
 	// The original's snapshot, made once: pairs sharing an original wait

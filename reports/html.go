@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"io"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -305,6 +306,9 @@ func pagesTile(p *audit.Pages) tileView {
 	default:
 		return tileView{Label: "Pages changed", Value: "–", Note: "not rendered", Class: "neutral"}
 	}
+	if p.Identical {
+		return tileView{Label: "Pages changed", Value: "0", Note: "identical file", Class: "good"}
+	}
 	n := len(p.Changed) + len(p.Inserted) + len(p.Deleted)
 	t := tileView{Label: "Pages changed", Value: strconv.Itoa(n), Class: "neutral",
 		Note: fmt.Sprintf("%d → %d pages", p.Before, p.After)}
@@ -368,6 +372,11 @@ func structureOf(s *audit.Structure) structureView {
 			row.Where = sh.Where
 		}
 		switch d := a - b; {
+		case slices.Contains(s.Unknown, k):
+			// A part that did not parse contributes to it: its count is
+			// partial on that side, so no difference is stated.
+			row.Delta, row.DeltaClass = "unknown", "same"
+			row.Where = "not compared: " + strings.Join(s.NotCounted, ", ") + " did not parse"
 		case d < 0:
 			row.Delta, row.DeltaClass = "−"+strconv.Itoa(-d), "down"
 		case d > 0:
@@ -377,9 +386,12 @@ func structureOf(s *audit.Structure) structureView {
 		}
 		v.Rows = append(v.Rows, row)
 	}
-	if len(s.Shrunk) == 0 {
+	switch {
+	case s.Incomplete:
+		v.Note = "Not counted: " + strings.Join(s.NotCounted, ", ") + " did not parse; the metrics marked unknown are partial counts and are not compared."
+	case len(s.Shrunk) == 0:
 		v.Note = "Nothing was lost: no metric shrank."
-	} else {
+	default:
 		v.Note = "Shrinking never blocks (deleting a table can be the instruction), but check that each loss was asked for."
 	}
 	return v
@@ -401,6 +413,10 @@ func pagesOf(r *audit.Result, opts HTMLOptions) pagesView {
 		return pagesView{Status: "off", Notice: "Pages were not compared (rendering off)" + because(p.Message)}
 	}
 	v := pagesView{Status: "ok"}
+	if p.Identical {
+		v.Summary = [][2]string{{"Pages", "identical to the original (byte for byte): nothing rendered or compared, none changed"}}
+		return v
+	}
 	refs := func(cs []audit.ChangedPage) []string {
 		var out []string
 		for _, c := range cs {
@@ -422,14 +438,7 @@ func pagesOf(r *audit.Result, opts HTMLOptions) pagesView {
 	add("Inserted", ints(p.Inserted))
 	add("Deleted", ints(p.Deleted))
 	for _, rf := range p.Reflowed {
-		s := strconv.Itoa(rf.From)
-		if rf.To > rf.From {
-			s += "–" + strconv.Itoa(rf.To)
-		}
-		if rf.Cause > 0 {
-			s += fmt.Sprintf(" (pushed by the change on page %d)", rf.Cause)
-		}
-		v.Summary = append(v.Summary, [2]string{"Reflowed", s})
+		v.Summary = append(v.Summary, [2]string{"Reflowed", audit.ReflowText(rf, p.Inserted)})
 	}
 	if len(p.NotShown) > 0 {
 		add(fmt.Sprintf("Not shown (--show %d)", len(p.Shown)), ints(p.NotShown))

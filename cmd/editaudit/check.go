@@ -31,6 +31,8 @@ type checkJSON struct {
 	Findings []formats.Finding         `json:"findings"`
 	Counts   formats.Counts            `json:"counts"`
 	Parts    map[string]formats.Counts `json:"parts,omitempty"`
+	// NotCounted: parts that did not parse; their counts are partial.
+	NotCounted []string `json:"not_counted,omitempty"`
 }
 
 func checkCommand() *cli.Command {
@@ -86,7 +88,7 @@ func runCheck(c *cli.Context) error {
 			return toolErr(err)
 		}
 		j := checkJSON{Schema: "editaudit.check/v1", Path: rep.Path, Format: rep.Format, Flavor: rep.Flavor,
-			SHA256: rep.SHA256, Fatal: rep.Fatal(), Findings: rep.Findings, Counts: rep.Counts}
+			SHA256: rep.SHA256, Fatal: rep.Fatal(), Findings: rep.Findings, Counts: rep.Counts, NotCounted: rep.NotCounted}
 		if c.Bool("parts") {
 			j.Parts = rep.Parts
 		}
@@ -148,6 +150,9 @@ func writeCheckText(w io.Writer, j checkJSON, parts bool) {
 			kv = append(kv, fmt.Sprintf("%s=%d", k, j.Counts[k]))
 		}
 		fmt.Fprintf(w, "  structure: %s\n", strings.Join(kv, " "))
+	}
+	if len(j.NotCounted) > 0 {
+		fmt.Fprintf(w, "  not counted: %s did not parse (the structure counts above are partial)\n", strings.Join(j.NotCounted, ", "))
 	}
 	if parts {
 		for _, p := range sortedKeys(j.Parts) {

@@ -202,11 +202,27 @@ func (r *Renderer) Sign(ctx context.Context, docPath string, o SignOptions) (*PD
 		}
 		return nil
 	})
-	if d != nil {
-		out.Bands = d.Bands()
-	}
 	if err == nil && len(out.Sigs) == 0 {
 		err = &RenderError{Doc: docPath, Reason: ReasonZeroPages, Detail: "LibreOffice's PDF has no pages"}
+	}
+	if err == nil {
+		// The text layer anchors the alignment of pages by content. When
+		// it cannot be read (pdftotext missing or failing on this PDF),
+		// the signatures go without it and pages align by their pixels.
+		texts, terr := TextLayer(ctx, pdf, r.dpi())
+		switch {
+		case ctx.Err() != nil:
+			err = ctx.Err()
+		case terr == nil && len(texts) == len(out.Sigs):
+			for i := range out.Sigs {
+				out.Sigs[i].Text = texts[i]
+			}
+		}
+	}
+	if d != nil {
+		// A band must repeat its text, not only its place (a slide title
+		// is no running header).
+		out.Bands = pixeldiff.ConfirmBands(d.Bands(), out.Sigs)
 	}
 	if err != nil {
 		_ = os.Remove(pdf)

@@ -400,6 +400,11 @@ func (p *Pool) ConvertPDF(ctx context.Context, docPath string) (string, error) {
 		return "", err
 	}
 	tmp, sum, size, err := stageCopy(docPath, p.stageDir, p.opts.MaxBytes)
+	if err == nil {
+		if err = prepareStaged(tmp, ext); err != nil {
+			os.Remove(tmp)
+		}
+	}
 	if err != nil {
 		var re *RenderError
 		if errors.As(err, &re) || errors.Is(err, os.ErrNotExist) {

@@ -53,7 +53,7 @@ func statKey(h io.Writer, path string) {
 
 // installKey identifies a LibreOffice installation and the settings our
 // profiles get: the program run, LibreOffice's main library and version
-// file (which a package upgrade replaces), and profileSettings.
+// file (which a package upgrade replaces), and ProfileKey.
 func installKey(exe, progDir string) string {
 	h := sha256.New()
 	fmt.Fprintln(h, cacheSchema)
@@ -63,9 +63,7 @@ func installKey(exe, progDir string) string {
 			statKey(h, filepath.Join(progDir, f))
 		}
 	}
-	for _, s := range profileSettings {
-		fmt.Fprintf(h, "%s\t%s\t%s\t%s\n", s.path, s.name, s.typ, s.value)
-	}
+	fmt.Fprintln(h, "profile", ProfileKey())
 	return hex.EncodeToString(h.Sum(nil)[:10])
 }
 

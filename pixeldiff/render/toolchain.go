@@ -27,7 +27,10 @@ type Toolchain struct {
 	Rasterizer  string `json:"rasterizer"`
 	DPI         int    `json:"dpi"`
 	Fonts       string `json:"fonts"`
-	Engine      string `json:"engine,omitempty"`
+	// Profile is ProfileKey: the LibreOffice settings and the staging
+	// rewrite every converter applies ("" without a converter).
+	Profile string `json:"profile,omitempty"`
+	Engine  string `json:"engine,omitempty"`
 }
 
 // Key returns a stable short hash (16 hex digits) of the toolchain, for cache
@@ -43,6 +46,9 @@ func (t Toolchain) Key() string {
 // String is a one-line description for logs and reports.
 func (t Toolchain) String() string {
 	s := fmt.Sprintf("%s; %s; %d dpi; fonts %s", t.LibreOffice, t.Rasterizer, t.DPI, t.Fonts)
+	if t.Profile != "" {
+		s += "; profile " + t.Profile
+	}
 	if t.Engine != "" {
 		s += "; " + t.Engine + " converter"
 	}
@@ -66,6 +72,7 @@ func toolchainOf(ctx context.Context, c Converter, rz Rasterizer, dpi int, cache
 	if c != nil {
 		tc.LibreOffice = c.Version(ctx)
 		progDir = c.ProgramDir()
+		tc.Profile = ProfileKey()
 		if e, ok := c.(interface{ Engine() string }); ok {
 			tc.Engine = e.Engine()
 		}
