@@ -140,6 +140,30 @@ func runSofficeForTest(ctx context.Context, soffice string, args []string) (time
 	return cpu, nil
 }
 
+// generatedDocs writes a few generated documents into dir: two named
+// contract.docx (one of three pages, one of a flowing text), a workbook, a
+// deck, a docx without an extension and one named .xlsx.
+func generatedDocs(t testing.TB, dir string) []string {
+	t.Helper()
+	var lorem []string
+	for i := 0; i < 60; i++ {
+		lorem = append(lorem, fmt.Sprintf("Paragraph %d of a contract that runs over more than one page.", i+1))
+	}
+	docs := map[string]map[string]string{
+		"a/contract.docx": docxParts([]string{"Contract A", "Clause 1."}, []string{"Page two"}, []string{"Page three"}),
+		"b/contract.docx": docxParts(lorem),
+		"report.xlsx":     xlsxParts([][]string{{"Item", "Amount"}, {"Paper", "12"}, {"Ink", "40"}}),
+		"deck.pptx":       pptxParts("First slide", "Second slide", "Third slide"),
+		"no-extension":    docxParts([]string{"A docx without an extension"}),
+		"wrong.xlsx":      docxParts([]string{"A docx named .xlsx"}),
+	}
+	var files []string
+	for name, parts := range docs {
+		files = append(files, writeZip(t, filepath.Join(dir, name), parts, false))
+	}
+	return files
+}
+
 type renderedDoc struct {
 	pages  int
 	hashes []string
@@ -188,22 +212,7 @@ func renderAll(t testing.TB, r *Renderer, files []string) map[string]renderedDoc
 func TestRenderGenerated(t *testing.T) {
 	soffice := requireSoffice(t)
 	dir := t.TempDir()
-	var lorem []string
-	for i := 0; i < 60; i++ {
-		lorem = append(lorem, fmt.Sprintf("Paragraph %d of a contract that runs over more than one page.", i+1))
-	}
-	docs := map[string]map[string]string{
-		"a/contract.docx": docxParts([]string{"Contract A", "Clause 1."}, []string{"Page two"}, []string{"Page three"}),
-		"b/contract.docx": docxParts(lorem),
-		"report.xlsx":     xlsxParts([][]string{{"Item", "Amount"}, {"Paper", "12"}, {"Ink", "40"}}),
-		"deck.pptx":       pptxParts("First slide", "Second slide", "Third slide"),
-		"no-extension":    docxParts([]string{"A docx without an extension"}),
-		"wrong.xlsx":      docxParts([]string{"A docx named .xlsx"}),
-	}
-	var files []string
-	for name, parts := range docs {
-		files = append(files, writeZip(t, filepath.Join(dir, name), parts, false))
-	}
+	files := generatedDocs(t, dir)
 	// LibreOffice's own export needs distinct names and true extensions.
 	var own []string
 	ownOf := map[string]string{}

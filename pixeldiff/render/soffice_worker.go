@@ -38,13 +38,8 @@ func (p *Pool) work(w *worker) {
 	}
 	defer p.wg.Done()
 	for {
-		p.mu.Lock()
-		p.idle++
-		p.mu.Unlock()
-		batch, ok := p.nextBatch(w)
-		p.mu.Lock()
-		p.idle--
-		p.mu.Unlock()
+		var batch []*job
+		ok := p.whileIdle(func() (ok bool) { batch, ok = p.nextBatch(w); return ok })
 		if !ok {
 			return
 		}
@@ -52,6 +47,20 @@ func (p *Pool) work(w *worker) {
 			p.convertBatch(w, batch)
 		}
 	}
+}
+
+// whileIdle runs wait (a worker waiting for work) counted as an idle
+// worker, which take uses to share the queue out.
+func (p *Pool) whileIdle(wait func() bool) bool {
+	p.mu.Lock()
+	p.idle++
+	p.mu.Unlock()
+	defer func() {
+		p.mu.Lock()
+		p.idle--
+		p.mu.Unlock()
+	}()
+	return wait()
 }
 
 // nextBatch waits until requests are queued, lets the batch window pass

@@ -325,14 +325,8 @@ func (p *Pool) workWarm(w *worker) {
 	defer p.stopWarm(w)
 	w.replace = w.proc == nil // the first worker was started by newPool
 	for {
-		p.mu.Lock()
-		p.idle++
-		p.mu.Unlock()
-		j, ok := p.nextWarm(w)
-		p.mu.Lock()
-		p.idle--
-		p.mu.Unlock()
-		if !ok {
+		var j *job
+		if !p.whileIdle(func() (ok bool) { j, ok = p.nextWarm(w); return ok }) {
 			return
 		}
 		p.convertWarm(w, j)

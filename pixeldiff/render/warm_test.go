@@ -105,22 +105,7 @@ func socketsOf(p *Pool) []string {
 // LibreOffice once for all of them.
 func TestWarmMatchesBatch(t *testing.T) {
 	requireBridge(t)
-	dir := t.TempDir()
-	var lorem []string
-	for i := 0; i < 60; i++ {
-		lorem = append(lorem, fmt.Sprintf("Paragraph %d of a contract that runs over more than one page.", i+1))
-	}
-	docs := map[string]map[string]string{
-		"a/contract.docx": docxParts([]string{"Contract A", "Clause 1."}, []string{"Page two"}, []string{"Page three"}),
-		"b/contract.docx": docxParts(lorem),
-		"report.xlsx":     xlsxParts([][]string{{"Item", "Amount"}, {"Paper", "12"}, {"Ink", "40"}}),
-		"deck.pptx":       pptxParts("First slide", "Second slide", "Third slide"),
-		"no-extension":    docxParts([]string{"A docx without an extension"}),
-	}
-	var files []string
-	for name, parts := range docs {
-		files = append(files, writeZip(t, filepath.Join(dir, name), parts, false))
-	}
+	files := generatedDocs(t, t.TempDir())
 	warm := sharedWarmPool(t)
 	before := warm.Stats()
 	batch := newTestPool(t, PoolOptions{Workers: 1, BatchWindow: 100 * time.Millisecond})
