@@ -1,13 +1,11 @@
 package audit_test
 
 import (
-	"archive/zip"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"flag"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -82,38 +80,17 @@ func mutateDoc(t *testing.T, kind string, in []byte) []byte {
 	return out
 }
 
-// rewrite returns a copy of the package with one part changed by fn.
+// rewrite returns a copy of the package with one part changed by fn,
+// which must change it.
 func rewrite(t *testing.T, in []byte, part string, fn func(string) string) []byte {
 	t.Helper()
-	zr, err := zip.NewReader(bytes.NewReader(in), int64(len(in)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var parts []testdoc.Part
-	found := false
-	for _, f := range zr.File {
-		rc, err := f.Open()
-		if err != nil {
-			t.Fatal(err)
+	return testdoc.Edit(t, in, map[string]func(string) string{part: func(s string) string {
+		ns := fn(s)
+		if ns == s {
+			t.Fatalf("rewrite of %s changed nothing", part)
 		}
-		b, err := io.ReadAll(rc)
-		rc.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if f.Name == part {
-			nb := fn(string(b))
-			if nb == string(b) {
-				t.Fatalf("rewrite of %s changed nothing", part)
-			}
-			b, found = []byte(nb), true
-		}
-		parts = append(parts, testdoc.Part{Name: f.Name, Data: string(b)})
-	}
-	if !found {
-		t.Fatalf("no part %s", part)
-	}
-	return testdoc.Zip(parts...)
+		return ns
+	}})
 }
 
 func write(t *testing.T, dir, name string, b []byte) string {

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/editaudit/editaudit/formats"
+	"github.com/editaudit/editaudit/internal/plural"
 )
 
 // Every sentence a model reads is built in this package: the audit's
@@ -45,15 +46,22 @@ type FeedbackOptions struct {
 	// first; the rest are counted in one line that states the cap. 0 means
 	// DefaultMaxFindings.
 	MaxFindings int
-	// MaxChars bounds the text, in characters (runes). Findings are dropped
-	// from the list before anything else is cut, and the cut is stated.
-	// 0 means DefaultMaxChars; values below 200 are raised to 200.
+	// MaxContentChanges is the number of content changes listed one by
+	// one; the rest are counted. 0 means DefaultMaxContentChanges.
+	MaxContentChanges int
+	// MaxChars bounds the text, in characters (runes). Findings and
+	// content changes are dropped from their lists before anything else
+	// is cut, and the cut is stated. 0 means DefaultMaxChars; values below
+	// 200 are raised to 200.
 	MaxChars int
 }
 
 func (o FeedbackOptions) withDefaults() FeedbackOptions {
 	if o.MaxFindings <= 0 {
 		o.MaxFindings = DefaultMaxFindings
+	}
+	if o.MaxContentChanges <= 0 {
+		o.MaxContentChanges = DefaultMaxContentChanges
 	}
 	if o.MaxChars <= 0 {
 		o.MaxChars = DefaultMaxChars
@@ -70,27 +78,61 @@ func (o FeedbackOptions) withDefaults() FeedbackOptions {
 // wrong and how to fix it, fatal first, at most opts.MaxFindings; (3) one
 // line for the original's own problems and one for the problems the edit
 // fixed; (4) every structure metric that shrank, before → after, and where;
-// (5) the pages: changed, inserted, deleted, reflowed, margins-only, which
+// (5) the content the edit changed: counts, then each change with its
+// location (text in redline notation, formatting lost or changed, cells,
+// paragraphs inserted, deleted or moved), at most opts.MaxContentChanges;
+// (6) the pages: changed, inserted, deleted, reflowed, margins-only, which
 // are shown as images and which are only listed, or why pages were not
 // compared. The text is deterministic for the same r and never longer than
-// opts.MaxChars characters; every cap that cuts something is stated. It has
-// no trailing newline.
+// opts.MaxChars characters; every cap that cuts something is stated. The
+// findings and the content changes share what the fixed lines leave: each
+// list gets at least half of it, and whatever the other does not need. It
+// has no trailing newline.
 func Feedback(r *Result, opts FeedbackOptions) string {
 	opts = opts.withDefaults()
 
 	head := fbVerdictLine(r)
-	var tail []string
+	var before, after []string // the fixed lines around the content section
 	if l := fbPreexistingLine(r.Preexisting); l != "" {
-		tail = append(tail, l)
+		before = append(before, l)
 	}
 	if l := fbResolvedLine(r.Resolved); l != "" {
-		tail = append(tail, l)
+		before = append(before, l)
 	}
-	tail = append(tail, fbStructureLines(r)...)
-	tail = append(tail, fbPagesLines(&r.Pages)...)
+	content := r.Content
+	if editMissing(r) {
+		before = append(before, "Structure, content and pages: not compared; there is no edited file to read.")
+		content = nil
+	} else {
+		before = append(before, fbStructureLines(r)...)
+		after = fbPagesLines(&r.Pages)
+		// No page changed but the content did (a word in a small title,
+		// speaker notes): say so, lest "none changed" read as "nothing".
+		if c := content; c != nil && len(c.Changes)+c.Truncated > 0 && len(after) == 1 && strings.HasSuffix(after[0], "; none changed.") {
+			after[0] = strings.TrimSuffix(after[0], ".") + " on the rendered pages, although the content did (above)."
+		}
+	}
 
 	fs := append([]formats.Finding(nil), r.NewFindings...)
 	formats.Sort(fs)
+
+	// What the two lists share: the budget minus the fixed lines, the
+	// findings' header and cap line, and the content's counts and cap line
+	// (fbContentLines with no room for a change).
+	format := r.Original.Format
+	if format == "" || format == formats.Unknown {
+		format = r.Edited.Format
+	}
+	shared := opts.MaxChars - fbLinesRunes(append(append([]string{head}, before...), after...)) -
+		fbLinesRunes(fbContentLines(content, format, opts.MaxContentChanges, 0)) - 2*120
+	findingsNeed := 0
+	for i := 0; i < len(fs) && i < opts.MaxFindings; i++ {
+		findingsNeed += fbRunes(fbFindingBlock(i+1, fs[i])) + 1
+	}
+	contentBudget := max(shared-findingsNeed, shared/2, 0)
+	contentLines := fbContentLines(content, format, opts.MaxContentChanges, contentBudget)
+
+	tail := append(append(append([]string(nil), before...), contentLines...), after...)
 	lines := []string{head}
 	if len(fs) == 0 {
 		lines = append(lines, "No new findings.")
@@ -101,6 +143,15 @@ func Feedback(r *Result, opts FeedbackOptions) string {
 	}
 	lines = append(lines, tail...)
 	return fbBound(strings.Join(lines, "\n"), opts.MaxChars)
+}
+
+// fbLinesRunes is the length of lines joined by newlines, plus one.
+func fbLinesRunes(lines []string) int {
+	n := 0
+	for _, l := range lines {
+		n += fbRunes(l) + 1
+	}
+	return n
 }
 
 // fbFindingLines is header and the findings fs (sorted) one block each,
@@ -130,7 +181,7 @@ func fbFindingLines(fs []formats.Finding, header, adjective, head string, tail [
 		if n < opts.MaxFindings {
 			cause = fmt.Sprintf("cap: %d characters of feedback", opts.MaxChars)
 		}
-		lines = append(lines, fmt.Sprintf("… and %d more %s%s not listed (%s).", rest, adjective, fbPlural(rest, "finding", "findings"), cause))
+		lines = append(lines, fmt.Sprintf("… and %d more %s%s not listed (%s).", rest, adjective, plural.Word(rest, "finding", "findings"), cause))
 	}
 	return lines
 }
@@ -160,7 +211,9 @@ func fbBound(s string, max int) string {
 
 func fbVerdictLine(r *Result) string {
 	var b strings.Builder
-	if r.Blocked {
+	if r.Blocked && editMissing(r) {
+		b.WriteString("BLOCKED: the edited file is not there to open (file.missing).")
+	} else if r.Blocked {
 		n := 0
 		for _, f := range r.NewFindings {
 			if f.Grade == formats.Fatal {
@@ -170,7 +223,7 @@ func fbVerdictLine(r *Result) string {
 		if n == 0 {
 			b.WriteString("BLOCKED: the edit introduced a fatal defect; the application will refuse or repair this file.")
 		} else {
-			fmt.Fprintf(&b, "BLOCKED: the edit introduced %d fatal %s; the application will refuse or repair this file.", n, fbPlural(n, "defect", "defects"))
+			fmt.Fprintf(&b, "BLOCKED: the edit introduced %d fatal %s; the application will refuse or repair this file.", n, plural.Word(n, "defect", "defects"))
 		}
 	} else {
 		b.WriteString("PASSED: nothing new at fatal.")
@@ -226,9 +279,13 @@ func fbFindingBlock(i int, f formats.Finding) string {
 
 // Location is where a finding is, compiler style: "word/document.xml:2:19965",
 // "word/document.xml:2", "word/document.xml", or "the package" when the
-// finding is about the whole file.
+// finding is about the whole file ("the file" when there is none:
+// file.missing).
 func Location(f formats.Finding) string {
-	if f.Part == "" {
+	switch {
+	case f.Code == formats.CodeFileMissing:
+		return "the file"
+	case f.Part == "":
 		return "the package"
 	}
 	switch {
@@ -263,7 +320,7 @@ func fbResolvedLine(fs []formats.Finding) string {
 		return ""
 	}
 	n := len(fs)
-	s := fmt.Sprintf("The edit fixed %d %s the original had", n, fbPlural(n, "problem", "problems"))
+	s := fmt.Sprintf("The edit fixed %d %s the original had", n, plural.Word(n, "problem", "problems"))
 	if t := formats.TallyOf(fs); t.Fatal > 0 {
 		s += fmt.Sprintf(" (%d fatal)", t.Fatal)
 	}
@@ -391,6 +448,9 @@ func fbPagesLines(p *Pages) []string {
 	}
 
 	head := fmt.Sprintf("Pages: %d before, %d after", p.Before, p.After)
+	if p.Notice != "" {
+		head += " (" + p.Notice + ")"
+	}
 	if len(items) == 0 {
 		return []string{head + "; none changed."}
 	}
@@ -402,9 +462,9 @@ func fbPagesLines(p *Pages) []string {
 	if len(p.NotShown) > 0 {
 		budget := fmt.Sprintf("not shown: --show %d", len(p.Shown))
 		if len(p.Shown) > 0 {
-			items = append(items, fmt.Sprintf("- %s %s also changed (%s).", fbPlural(len(p.NotShown), "page", "pages"), fbCapList(fbInts(p.NotShown)), budget))
+			items = append(items, fmt.Sprintf("- %s %s also changed (%s).", plural.Word(len(p.NotShown), "page", "pages"), fbCapList(fbInts(p.NotShown)), budget))
 		} else {
-			items = append(items, fmt.Sprintf("- %s %s changed (%s).", fbPlural(len(p.NotShown), "page", "pages"), fbCapList(fbInts(p.NotShown)), budget))
+			items = append(items, fmt.Sprintf("- %s %s changed (%s).", plural.Word(len(p.NotShown), "page", "pages"), fbCapList(fbInts(p.NotShown)), budget))
 		}
 	}
 	return append([]string{head + ":"}, items...)
@@ -501,10 +561,3 @@ func fbClip(s string, n int) string {
 }
 
 func fbRunes(s string) int { return utf8.RuneCountInString(s) }
-
-func fbPlural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}

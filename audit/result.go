@@ -2,6 +2,7 @@ package audit
 
 import (
 	"github.com/editaudit/editaudit/baseline"
+	"github.com/editaudit/editaudit/content"
 	"github.com/editaudit/editaudit/formats"
 )
 
@@ -123,6 +124,12 @@ type Pages struct {
 	// Toolchain identifies the renderer (LibreOffice version, rasterizer,
 	// dpi, fonts) the pages were made with.
 	Toolchain string `json:"toolchain,omitempty"`
+	// Notice says once that the pages are an approximation: a Hangul
+	// document is laid out by editaudit's HWPX converter, not Hancom
+	// Office (render.HWPXNotice). Notes list what that conversion of the
+	// edited file could not draw (lines, OLE objects…).
+	Notice string   `json:"notice,omitempty"`
+	Notes  []string `json:"notes,omitempty"`
 }
 
 // Result is the outcome of one audit: the JSON object of
@@ -149,6 +156,11 @@ type Result struct {
 	Structure Structure `json:"structure"`
 	// Pages compares rendered pages.
 	Pages Pages `json:"pages"`
+	// Content is the content diff (DESIGN.md "Content diff"): the text,
+	// cells and formatting the edit changed, located. Files and Reader
+	// always set it (status "off" with --content off); Normalized gives a
+	// Result built without it the status "off".
+	Content *content.Result `json:"content"`
 	// Feedback is the model-facing text: Feedback(r, FeedbackOptions{}),
 	// filled in by Files and Reader.
 	Feedback string `json:"feedback"`

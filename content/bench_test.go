@@ -7,23 +7,12 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/editaudit/editaudit/formats/xlsx"
 	"github.com/editaudit/editaudit/internal/testdoc"
 )
-
-// cpuTime is the CPU time this process has used (user and system, all
-// threads, the garbage collector included): the machine is shared, so
-// wall time alone says little.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // peakHeap samples the live heap every 2 ms until stop is called
 // and returns the highest value seen above the heap at the start.
@@ -68,7 +57,7 @@ func benchDiff(b *testing.B, a, e []byte) *Result {
 	b.ReportAllocs()
 	b.SetBytes(int64(len(a) + len(e)))
 	var r *Result
-	start := cpuTime()
+	start := testdoc.CPUTime()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		var err error
@@ -77,7 +66,7 @@ func benchDiff(b *testing.B, a, e []byte) *Result {
 		}
 	}
 	b.StopTimer()
-	b.ReportMetric(float64((cpuTime()-start).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+	b.ReportMetric(float64((testdoc.CPUTime()-start).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 	stop := peakHeap()
 	if _, err := Bytes(context.Background(), a, e, Options{}); err != nil {
 		b.Fatal(err)
@@ -100,7 +89,7 @@ func BenchmarkTypical(b *testing.B) {
 			a := corpusBytes(b, c.file)
 			e := a
 			if c.part != "" {
-				e = edit(b, a, map[string]func(string) string{c.part: replacer(b, c.old, c.new)})
+				e = testdoc.Edit(b, a, map[string]func(string) string{c.part: testdoc.Replacer(b, c.old, c.new)})
 			}
 			r := benchDiff(b, a, e)
 			if c.part != "" && len(r.Changes) != 1 {
@@ -114,7 +103,7 @@ func BenchmarkTypical(b *testing.B) {
 // document.xml) against a copy with one word changed.
 func BenchmarkLargestDocx(b *testing.B) {
 	a := corpusBytes(b, "docx/poi_bug65649.docx")
-	e := edit(b, a, map[string]func(string) string{"word/document.xml": func(s string) string {
+	e := testdoc.Edit(b, a, map[string]func(string) string{"word/document.xml": func(s string) string {
 		i := strings.LastIndex(s, "</w:t>")
 		return s[:i] + " amended" + s[i:]
 	}})
@@ -208,7 +197,7 @@ func generatedWorkbook(rows, changed int) []byte {
 			if every > 0 && r%every == 0 && c == 3 && r/every <= changed {
 				v = -1
 			}
-			fmt.Fprintf(&sheet, `<c r="%s%d" s="1"><v>%d</v></c>`, colName(c+2), r, v)
+			fmt.Fprintf(&sheet, `<c r="%s%d" s="1"><v>%d</v></c>`, xlsx.ColName(c+2), r, v)
 		}
 		if r == 1 {
 			fmt.Fprintf(&sheet, `<c r="J1"><f t="shared" ref="J1:J%d" si="0">SUM(B1:I1)</f><v>0</v></c></row>`, rows)

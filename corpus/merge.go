@@ -291,23 +291,6 @@ func copyPairTree(src, dst string) error {
 		if os.Link(p, target) == nil {
 			return nil
 		}
-		return copyRegular(p, target)
+		return fsutil.CopyFile(p, target, 0o644, false)
 	})
-}
-
-func copyRegular(src, dst string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.Create(dst)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
 }

@@ -44,6 +44,9 @@ type RunOptions struct {
 	Shard Shard
 	// Show is audit.Options.Show: the changed pages drawn per pair.
 	Show int
+	// Content is audit.Options.Content (audit.ContentOn or ContentOff;
+	// "" is on). It is part of each pair's resume key.
+	Content string
 	// Limits bound each inspection; zero means defaults.
 	Limits formats.Limits
 	// Source names the manifest (or the two folders) in run.json.
@@ -56,6 +59,15 @@ type RunOptions struct {
 	// updated (default 2s). Every line is written whole as soon as its
 	// pair is done, so a killed process loses nothing already written.
 	SyncEvery time.Duration
+}
+
+// contentMode is the content mode every pair of the run is audited with:
+// audit.ContentOn unless the options say off.
+func (o RunOptions) contentMode() string {
+	if o.Content == audit.ContentOff {
+		return audit.ContentOff
+	}
+	return audit.ContentOn
 }
 
 // Errors of RunPairs about its folder.
@@ -126,6 +138,11 @@ func RunPairs(ctx context.Context, pairs []Pair, opts RunOptions) (*RunStats, er
 	if opts.Out == "" {
 		return nil, errors.New("corpus: no output folder")
 	}
+	switch opts.Content {
+	case "", audit.ContentOn, audit.ContentOff:
+	default:
+		return nil, fmt.Errorf("%w, not %q", audit.ErrContentMode, opts.Content)
+	}
 	if err := os.MkdirAll(filepath.Join(opts.Out, results.PairsDir), 0o755); err != nil {
 		return nil, err
 	}
@@ -166,6 +183,19 @@ func RunPairs(ctx context.Context, pairs []Pair, opts RunOptions) (*RunStats, er
 	if err != nil {
 		return nil, err
 	}
+	// The progress counts a kept pair's verdict too, so that a resumed
+	// run's blocked count is the run's, not this session's.
+	keptBlocked := map[string]bool{}
+	if len(done) > 0 {
+		if _, err := results.Scan(filepath.Join(opts.Out, results.ResultsFile), func(l results.Line) error {
+			if l.Blocked {
+				keptBlocked[l.ID] = true
+			}
+			return nil
+		}); err != nil {
+			return nil, err
+		}
+	}
 	jobs := opts.Jobs
 	if jobs <= 0 {
 		jobs = DefaultJobs(opts.Renderer != nil)
@@ -183,12 +213,13 @@ func RunPairs(ctx context.Context, pairs []Pair, opts RunOptions) (*RunStats, er
 		return nil, err
 	}
 	r := &runner{
-		opts:      opts,
-		done:      done,
-		hashes:    map[string]string{},
-		toolchain: baseline.ToolchainKey(ctx, opts.Renderer),
-		engine:    baseline.EngineVersion(),
-		progress:  opts.Progress,
+		opts:        opts,
+		done:        done,
+		keptBlocked: keptBlocked,
+		hashes:      map[string]string{},
+		toolchain:   baseline.ToolchainKey(ctx, opts.Renderer),
+		engine:      baseline.EngineVersion(),
+		progress:    opts.Progress,
 	}
 	if r.progress == nil {
 		r.progress = NewProgress(len(sel))
@@ -333,11 +364,12 @@ func (r *runner) write(ctx context.Context, f *os.File, out <-chan *results.Reco
 
 // runner is the state the workers of one RunPairs share.
 type runner struct {
-	opts      RunOptions
-	done      map[string]results.Key // read-only after start
-	toolchain string
-	engine    string
-	progress  *Progress
+	opts        RunOptions
+	done        map[string]results.Key // read-only after start
+	keptBlocked map[string]bool        // id → blocked, of the done pairs; read-only
+	toolchain   string
+	engine      string
+	progress    *Progress
 
 	mu      sync.Mutex
 	hashes  map[string]string // path → sha256 (originals are shared)
@@ -359,7 +391,7 @@ func (r *runner) pair(ctx context.Context, p Pair) (rec *results.Record) {
 		return nil
 	}
 	start := time.Now()
-	rec = &results.Record{ID: p.ID, Group: p.Group, ToolchainKey: r.toolchain, Render: r.opts.Render, Engine: r.engine}
+	rec = &results.Record{ID: p.ID, Group: p.Group, ToolchainKey: r.toolchain, Render: r.opts.Render, Engine: r.engine, ContentMode: r.opts.contentMode()}
 	rec.Schema = audit.Schema
 	rec.Original.Path, rec.Edited.Path = p.Original, p.Edited
 	defer func() {
@@ -383,7 +415,7 @@ func (r *runner) pair(ctx context.Context, p Pair) (rec *results.Record) {
 		r.skipMu.Lock()
 		r.skipCnt++
 		r.skipMu.Unlock()
-		r.progress.skip()
+		r.progress.skip(r.keptBlocked[p.ID])
 		return nil
 	}
 	dir := PairDir(p.ID)
@@ -419,7 +451,7 @@ func (r *runner) pair(ctx context.Context, p Pair) (rec *results.Record) {
 	t1 := time.Now()
 	res, err := audit.Files(ctx, p.Original, p.Edited, audit.Options{
 		Render: r.opts.Render, Renderer: r.opts.Renderer, Store: r.opts.Store,
-		Show: r.opts.Show, OutDir: outDir, Limits: r.opts.Limits,
+		Show: r.opts.Show, OutDir: outDir, Limits: r.opts.Limits, Content: r.opts.contentMode(),
 	})
 	t2 := time.Now()
 	if err != nil {
@@ -491,8 +523,8 @@ func interleave(pairs []Pair) []Pair {
 // failedRecord marks rec as not audited, keeping what it knows.
 func failedRecord(rec *results.Record, err error) *results.Record {
 	id, group, o, e := rec.ID, rec.Group, rec.Original, rec.Edited
-	tk, rm, eng, tm := rec.ToolchainKey, rec.Render, rec.Engine, rec.Timings
-	*rec = results.Record{ID: id, Group: group, ToolchainKey: tk, Render: rm, Engine: eng, Timings: tm}
+	tk, rm, eng, cm, tm := rec.ToolchainKey, rec.Render, rec.Engine, rec.ContentMode, rec.Timings
+	*rec = results.Record{ID: id, Group: group, ToolchainKey: tk, Render: rm, Engine: eng, ContentMode: cm, Timings: tm}
 	rec.Schema = audit.Schema
 	rec.Original, rec.Edited = o, e
 	rec.Error = err.Error()

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/editaudit/editaudit/corpus/results"
+	"github.com/editaudit/editaudit/internal/plural"
 )
 
 // WriteCompareJSON writes c as indented JSON (schema
@@ -26,13 +27,23 @@ func WriteCompareText(w io.Writer, c *results.Comparison, max int) error {
 	}
 	b.WriteString("\n")
 	if c.OtherOriginal > 0 {
-		fmt.Fprintf(&b, "note: %d matched pairs have a different original in the two runs\n", c.OtherOriginal)
+		fmt.Fprintf(&b, "note: %s a different original in the two runs\n", plural.Of(c.OtherOriginal, "matched pair has", "matched pairs have"))
 	}
 	fmt.Fprintf(&b, "worse %d · better %d · mixed %d · unchanged %d\n\n", c.Worse, c.Better, c.Mixed, c.Unchanged)
 	writeRates(&b, c.Rates, "")
 	for _, g := range c.Groups {
 		fmt.Fprintf(&b, "\ngroup %s\n", g.Group)
 		writeRates(&b, g.Rates, "  ")
+	}
+	if len(c.Gates) > 0 {
+		b.WriteString("\ngates:\n")
+		for _, g := range c.Gates {
+			state := "ok     "
+			if g.Tripped {
+				state = "TRIPPED"
+			}
+			fmt.Fprintf(&b, "  %s %s: %s\n", state, g.Gate, g.Message)
+		}
 	}
 	for _, v := range []string{results.Worse, results.Mixed, results.Better} {
 		var list []results.PairChange
@@ -62,12 +73,19 @@ func WriteCompareText(w io.Writer, c *results.Comparison, max int) error {
 }
 
 func writeRates(b *strings.Builder, rs []results.RateChange, in string) {
-	fmt.Fprintf(b, "%s%-24s %10s %10s %10s\n", in, "metric", "A", "B", "change")
+	fmt.Fprintf(b, "%s%-28s %10s %10s %10s\n", in, "metric", "A", "B", "change")
 	for _, r := range rs {
-		if strings.HasSuffix(r.Metric, "_rate") || strings.HasPrefix(r.Metric, "loss_rate.") {
-			fmt.Fprintf(b, "%s%-24s %9.1f%% %9.1f%% %+8.1f pt\n", in, r.Metric, r.A*100, r.B*100, r.Delta*100)
+		if isShare(r.Metric) {
+			fmt.Fprintf(b, "%s%-28s %9.1f%% %9.1f%% %+8.1f pt\n", in, r.Metric, r.A*100, r.B*100, r.Delta*100)
 			continue
 		}
-		fmt.Fprintf(b, "%s%-24s %10.4g %10.4g %+10.4g\n", in, r.Metric, r.A, r.B, r.Delta)
+		fmt.Fprintf(b, "%s%-28s %10.4g %10.4g %+10.4g\n", in, r.Metric, r.A, r.B, r.Delta)
 	}
+}
+
+// isShare reports whether a compared metric is a fraction (its MetricDef
+// is a Rate), written as a percentage.
+func isShare(metric string) bool {
+	d, ok := results.LookupMetric(metric)
+	return ok && d.Rate
 }

@@ -1,20 +1,17 @@
 package main
 
 import (
-	"context"
+	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/editaudit/editaudit/audit"
 	"github.com/editaudit/editaudit/corpus"
 	"github.com/editaudit/editaudit/corpus/results"
-	"github.com/editaudit/editaudit/pixeldiff/render"
+	"github.com/editaudit/editaudit/internal/plural"
 	"github.com/editaudit/editaudit/reports"
 )
 
@@ -38,186 +35,6 @@ mutate make labelled test documents.`,
 	}
 }
 
-func corpusRunCommand() *cli.Command {
-	return &cli.Command{
-		Name:      "run",
-		Usage:     "audit every pair of a manifest (or two folders) into a run folder",
-		ArgsUsage: "MANIFEST | --originals DIR --edited DIR",
-		Description: `run audits each pair and appends its result to OUT/results.jsonl as soon as it
-is done: one editaudit.audit/v1 object per line plus id, group, timings, the
-resume key, and error for a pair the tool could not audit (a failing pair never
-stops the run). Page images go to OUT/pairs/<id>/pages/, each pair's HTML report
-to OUT/pairs/<id>/report.html; at the end OUT/summary.json and OUT/index.html
-(a sortable table of pairs) are written.
-
-MANIFEST is CSV, TSV or JSON lines with the columns/keys original and edited,
-and optionally id (default: the row number) and group (the model, prompt or
-workflow that produced the edit; metrics are also given per group). Relative
-paths are relative to the manifest's folder. With --originals and --edited the
-files are paired by their path relative to each folder (files found on one side
-only are listed in run.json and the summary).
-
-Resuming: run the same command again. Pairs whose result is already in
-results.jsonl with the same input hashes, toolchain and build are skipped; a
-killed run (even kill -9) loses only the pairs that were in flight.
-
-Sharding: --shard K/N audits the pairs whose id hashes to shard K of N; run
-the N shards anywhere (one folder each) and combine them with corpus merge.
-
-Progress goes to stderr: a live bar on a terminal, JSON lines otherwise.
-Exit code 0 when every selected pair has a line (failed pairs included),
-3 when the run itself cannot proceed, 130 when cancelled (resume later).
-
-Examples:
-   editaudit corpus run --out nightly/ pairs.csv
-   editaudit corpus run --render off --jobs 8 --out quick/ pairs.jsonl
-   editaudit corpus run --originals templates/ --edited model-out/ --out run/
-   editaudit corpus run --shard 3/8 --out shard-3/ pairs.tsv`,
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "run folder (default: corpus-run, or corpus-run-K-of-N with --shard)"},
-			storeFlag(),
-			renderFlag(),
-			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Usage: "pairs audited at once (default: one per CPU; 4 per CPU, 8 to 32, when rendering)"},
-			&cli.StringFlag{Name: "shard", Usage: "audit only shard K of N (K/N), chosen by a hash of the pair id"},
-			&cli.IntFlag{Name: "show", Value: audit.DefaultShow, Usage: "changed pages drawn per pair (0: none)"},
-			&cli.StringFlag{Name: "originals", Usage: "folder of originals (with --edited, instead of a MANIFEST)"},
-			&cli.StringFlag{Name: "edited", Usage: "folder of edited files, paired with --originals by relative path"},
-			&cli.StringFlag{Name: "progress", Value: "auto", Usage: "progress on stderr: auto (bar on a terminal, else JSON lines), bar, json, none"},
-		},
-		Action: runCorpusRun,
-	}
-}
-
-func runCorpusRun(c *cli.Context) error {
-	if err := checkRenderMode(c.String("render")); err != nil {
-		return err
-	}
-	shard, err := corpus.ParseShard(c.String("shard"))
-	if err != nil {
-		return usageErr("--shard: %v", err)
-	}
-	style, err := progressStyle(c.String("progress"), c.App.ErrWriter)
-	if err != nil {
-		return err
-	}
-	if c.Int("jobs") < 0 {
-		return usageErr("--jobs must be positive")
-	}
-	var pairs []corpus.Pair
-	var source string
-	var unpaired *results.Unpaired
-	origDir, editDir := c.String("originals"), c.String("edited")
-	switch {
-	case origDir != "" || editDir != "":
-		if origDir == "" || editDir == "" || c.NArg() != 0 {
-			return usageErr("--originals and --edited go together, without a MANIFEST")
-		}
-		var un results.Unpaired
-		pairs, un, err = corpus.PairDirs(origDir, editDir)
-		if err != nil {
-			return toolErr(err)
-		}
-		source = origDir + " | " + editDir
-		if len(un.OriginalsOnly)+len(un.EditedOnly) > 0 {
-			unpaired = &un
-			fmt.Fprintf(c.App.ErrWriter, "editaudit: %d files only in %s, %d only in %s (listed in run.json)\n", len(un.OriginalsOnly), origDir, len(un.EditedOnly), editDir)
-		}
-	case c.NArg() == 1:
-		source = c.Args().First()
-		pairs, err = corpus.ReadManifest(source)
-		if errors.Is(err, corpus.ErrManifest) {
-			return usageErr("%s: %v", source, err)
-		}
-		if err != nil {
-			return toolErr(err)
-		}
-	default:
-		return usageErr("corpus run needs a MANIFEST, or --originals DIR --edited DIR (see editaudit corpus run --help)")
-	}
-	out := c.String("out")
-	if out == "" {
-		out = "corpus-run"
-		if shard.N > 1 {
-			out = fmt.Sprintf("corpus-run-%d-of-%d", shard.K, shard.N)
-		}
-	}
-	store, err := openStore(c)
-	if err != nil {
-		return toolErr(err)
-	}
-	mode := c.String("render")
-	renderer, closeR, err := corpus.NewRenderer(c.Context, mode)
-	if err != nil {
-		if c.Context.Err() != nil {
-			return c.Context.Err()
-		}
-		if errors.Is(err, render.ErrNoRenderer) {
-			return toolErr(fmt.Errorf("%w (install LibreOffice and poppler-utils, or use --render off)", err))
-		}
-		return toolErr(err)
-	}
-	defer closeR()
-	show := c.Int("show")
-	if show == 0 {
-		show = -1
-	}
-	selected := len(shard.Select(pairs))
-	prog := corpus.NewProgress(selected)
-	stop := corpus.StartProgress(prog, c.App.ErrWriter, style, progressInterval(style))
-	stats, err := corpus.RunPairs(c.Context, pairs, corpus.RunOptions{
-		Out: out, Store: store, Render: mode, Renderer: renderer, Jobs: c.Int("jobs"),
-		Shard: shard, Show: show, Source: source, Unpaired: unpaired, Progress: prog,
-	})
-	stop()
-	if errors.Is(err, corpus.ErrShardMismatch) || errors.Is(err, corpus.ErrRunBusy) {
-		return usageErr("%v", err)
-	}
-	if err != nil {
-		return toolErr(err)
-	}
-	if stats.Cancelled {
-		fmt.Fprintf(c.App.ErrWriter, "editaudit: cancelled with %d of %d pairs done; run the same command again to resume\n", stats.Audited+stats.Failed+stats.Skipped, stats.Selected)
-		return context.Canceled
-	}
-	s, err := results.Summarize(out, nil)
-	if err != nil {
-		return toolErr(err)
-	}
-	if err := reports.WriteSummaryText(c.App.Writer, s); err != nil {
-		return toolErr(err)
-	}
-	fmt.Fprintf(c.App.Writer, "\n%d audited, %d failed, %d kept from an earlier run → %s\n", stats.Audited, stats.Failed, stats.Skipped, filepath.Join(out, results.IndexFile))
-	return nil
-}
-
-// progressStyle resolves --progress: auto is a bar when stderr is a
-// terminal (a character device) and JSON lines otherwise.
-func progressStyle(s string, stderr io.Writer) (corpus.ProgressStyle, error) {
-	switch s {
-	case "none":
-		return corpus.ProgressNone, nil
-	case "bar":
-		return corpus.ProgressBar, nil
-	case "json":
-		return corpus.ProgressJSON, nil
-	case "auto":
-		if f, ok := stderr.(*os.File); ok {
-			if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
-				return corpus.ProgressBar, nil
-			}
-		}
-		return corpus.ProgressJSON, nil
-	}
-	return 0, usageErr("--progress %q: use auto, bar, json or none", s)
-}
-
-func progressInterval(style corpus.ProgressStyle) time.Duration {
-	if style == corpus.ProgressBar {
-		return 250 * time.Millisecond
-	}
-	return 2 * time.Second
-}
-
 func corpusSummaryCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "summary",
@@ -230,29 +47,50 @@ finding codes; structure-loss rate per metric and the mean loss; pages changed
 per pair (mean, p50, p95), inserted, deleted, reflowed; render failures;
 throughput. --format json prints the summary.json object.
 
+--junit FILE also writes JUnit XML for CI dashboards (Jenkins, GitLab): one
+testsuite per group, one testcase per pair — a blocked pair is a failure
+listing its new fatal findings, a pair the tool could not audit an error, and
+lost structure, changed pages and non-fatal findings go to system-out.
+
 Examples:
    editaudit corpus summary nightly/
-   editaudit corpus summary --format json nightly/ | jq .overall.blocked_rate`,
+   editaudit corpus summary --format json nightly/ | jq .overall.blocked_rate
+   editaudit corpus summary --junit nightly/junit.xml nightly/`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "text, json or html"},
+			&cli.StringFlag{Name: "junit", Usage: "also write JUnit XML (one testcase per pair) to this file"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
 				return usageErr("corpus summary needs RUN_DIR")
 			}
 			format := c.String("format")
-			switch format {
-			case "text", "json", "html":
-			default:
-				return usageErr("--format %q: use text, json or html", format)
+			if err := oneOf("format", format, "text", "json", "html"); err != nil {
+				return err
 			}
 			dir := c.Args().First()
 			if err := requireRunDir(dir); err != nil {
 				return err
 			}
-			s, err := results.Summarize(dir, nil)
+			var cases []reports.JUnitCase
+			var each func(*results.Record)
+			junit := c.String("junit")
+			if junit != "" {
+				each = func(r *results.Record) { cases = append(cases, reports.JUnitCaseOf(r)) }
+			}
+			s, err := results.Summarize(dir, each)
 			if err != nil {
 				return toolErr(err)
+			}
+			if junit != "" {
+				name := "editaudit corpus " + filepath.Base(filepath.Clean(dir))
+				var buf bytes.Buffer
+				if err := reports.WriteJUnit(&buf, name, cases); err != nil {
+					return toolErr(err)
+				}
+				if err := writeOutput(junit, buf.Bytes(), c.App.Writer); err != nil {
+					return toolErr(err)
+				}
 			}
 			switch format {
 			case "json":
@@ -308,7 +146,7 @@ Example:
 			if err != nil {
 				return toolErr(err)
 			}
-			fmt.Fprintf(c.App.Writer, "%d pairs from %d run folders (%d duplicates dropped) → %s\n", st.Pairs, st.Runs, st.Duplicates, filepath.Join(c.String("out"), results.IndexFile))
+			fmt.Fprintf(c.App.Writer, "%s from %s (%s dropped) → %s\n", plural.Of(st.Pairs, "pair", "pairs"), plural.Of(st.Runs, "run folder", "run folders"), plural.Of(st.Duplicates, "duplicate", "duplicates"), filepath.Join(c.String("out"), results.IndexFile))
 			return nil
 		},
 	}
@@ -325,20 +163,37 @@ findings (fatal, error, warning) and the structure lost: worse, better, mixed
 or unchanged. It prints the counts, the overall and per-group rates in both
 runs with their change, and the pairs that moved (worst first).
 
+--fail-on makes compare a CI gate: a comma-separated list of
+METRIC[GROUP] OP THRESHOLD; when any trips, compare prints one line per
+tripped gate on stderr and exits 1. A signed threshold is a change from A to
+B — pp (percentage points, rates only), % (relative to A) or the metric's own
+unit — and an unsigned one is B's value. [GROUP] limits a gate to one group,
+[*] applies it to every group in both runs. Metrics (the "_rate" suffix may
+be left out): pairs, failed_rate, blocked_rate, new_error_rate,
+new_warning_rate, structure_loss_rate, loss_rate.<metric> (tables, rows…),
+pages_changed_rate, pages_changed_mean, pages_changed_p95,
+render_failure_rate, time_p95_ms. docs/nightly.md has the details.
+
 Examples:
    editaudit corpus compare monday/ tuesday/
-   editaudit corpus compare --format json model-a/ model-b/ | jq '.pairs[] | select(.verdict=="worse")'`,
+   editaudit corpus compare --format json model-a/ model-b/ | jq '.pairs[] | select(.verdict=="worse")'
+   editaudit corpus compare --fail-on 'blocked_rate>+0.5pp,structure_loss>+1pp,new_error_rate[*]>+2pp' last/ tonight/`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "text or json"},
 			&cli.IntFlag{Name: "max", Value: 50, Usage: "pairs listed per verdict in text (0: all)"},
+			&cli.StringFlag{Name: "fail-on", Usage: "exit 1 when a gate trips: 'blocked_rate>+0.5pp,structure_loss>+1pp,…'"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 2 {
 				return usageErr("corpus compare needs RUN_A and RUN_B")
 			}
 			format := c.String("format")
-			if format != "text" && format != "json" {
-				return usageErr("--format %q: use text or json", format)
+			if err := oneOf("format", format, "text", "json"); err != nil {
+				return err
+			}
+			gates, err := results.ParseGates(c.String("fail-on"))
+			if err != nil {
+				return usageErr("--fail-on: %v", err)
 			}
 			a, b := c.Args().Get(0), c.Args().Get(1)
 			for _, d := range []string{a, b} {
@@ -350,6 +205,7 @@ Examples:
 			if err != nil {
 				return toolErr(err)
 			}
+			tripped := cmp.Evaluate(gates)
 			if format == "json" {
 				err = reports.WriteCompareJSON(c.App.Writer, cmp)
 			} else {
@@ -357,6 +213,13 @@ Examples:
 			}
 			if err != nil {
 				return toolErr(err)
+			}
+			for _, r := range tripped {
+				fmt.Fprintf(c.App.ErrWriter, "editaudit: gate %s tripped: %s\n", r.Gate, r.Message)
+			}
+			if len(tripped) > 0 {
+				fmt.Fprintf(c.App.ErrWriter, "editaudit: %d of %d gate results tripped\n", len(tripped), len(cmp.Gates))
+				return blocked
 			}
 			return nil
 		},

@@ -1,6 +1,15 @@
 // Command editaudit audits edits of Word, PowerPoint, Excel and Hangul
 // documents: new defects that stop the application opening the file,
 // structure that shrank, and rendered pages that changed.
+//
+// It is wiring only: one file per command turns flags into library calls
+// (audit, baseline, formats/inspect, pixeldiff/render, reports, corpus,
+// synth, mutate) and maps their errors to the exit codes of DESIGN.md in
+// one place (exitCode). It owns no schema and no output format; the
+// writers are in reports, pages.json in pixeldiff/render.
+//
+// It may import every package of the engine and must not import the test
+// helpers internal/testdoc and synth/synthtest; nothing imports it.
 package main
 
 import (
@@ -56,10 +65,14 @@ const exitHelp = `EXIT CODES:
    2  usage error
    3  the tool could not do its job (renderer missing or crashed beyond retries, I/O error)
    130 cancelled (SIGINT/SIGTERM)
-   An unreadable or corrupt input document is a finding, not exit 3.`
+   An unreadable or corrupt input document is a finding, not exit 3: a document
+   being judged (check FILE, audit EDITED) that is missing, a folder or not a
+   regular file is the fatal finding file.missing, with the normal output. Any
+   other path that names nothing usable (audit ORIGINAL, a render or baseline
+   FILE, a manifest, a run folder) is a usage error, exit 2.`
 
 func newApp(stdout, stderr io.Writer) *cli.App {
-	return &cli.App{
+	app := &cli.App{
 		Name:  "editaudit",
 		Usage: "audit edits of Word, PowerPoint, Excel and Hangul documents",
 		Description: `editaudit judges an edited document against its original: it reports only what
@@ -72,15 +85,51 @@ Typical use:
    editaudit audit original.docx edited.docx  what did the edit break?
    editaudit audit --restore --out rej/ original.docx edited.docx
                                               put the original back if blocked
+   editaudit help audit                       what a command does, its flags
 
 ` + exitHelp,
 		Writer:                 stdout,
 		ErrWriter:              stderr,
-		HideHelpCommand:        true,
+		HideHelpCommand:        true, // help is helpCommand: every command, nested too
+		HideVersion:            true, // --version is runApp's
 		UseShortOptionHandling: true,
-		Commands:               commands(),
-		ExitErrHandler:         func(*cli.Context, error) {}, // Run maps errors to codes
+		Flags: []cli.Flag{
+			cli.HelpFlag, // not added by urfave/cli when a command is named help
+			&cli.BoolFlag{Name: "version", Usage: "print the engine version and the rendering toolchain, then exit"},
+		},
+		Action:         runApp,
+		Commands:       append(commands(), helpCommand()),
+		ExitErrHandler: func(*cli.Context, error) {}, // Run maps errors to codes
+		OnUsageError:   onUsageError,
 	}
+	for _, c := range app.Commands {
+		setUsageErrors(c)
+	}
+	return app
+}
+
+// onUsageError makes a flag that does not parse ("--show abc") a usage
+// error on stderr (exit 2) instead of urfave/cli's help on stdout.
+func onUsageError(_ *cli.Context, err error, _ bool) error {
+	return usageErr("%v", err)
+}
+
+func setUsageErrors(c *cli.Command) {
+	c.OnUsageError = onUsageError
+	for _, s := range c.Subcommands {
+		setUsageErrors(s)
+	}
+}
+
+// runApp is `editaudit` without a command: --version, or the help.
+func runApp(c *cli.Context) error {
+	switch {
+	case c.NArg() > 0:
+		return usageErr("no command %q (see editaudit --help)", c.Args().First())
+	case c.Bool("version"):
+		return printVersion(c.Context, c.App.Writer)
+	}
+	return cli.ShowAppHelp(c)
 }
 
 // commands lists every subcommand; each lives in its own file.
@@ -91,6 +140,7 @@ func commands() []*cli.Command {
 		auditCommand(),
 		baselineCommand(),
 		sanitizeCommand(),
+		synthCommand(),
 		corpusCommand(),
 	}
 }
@@ -98,21 +148,27 @@ func commands() []*cli.Command {
 // Run executes the CLI with args (args[0] is the program name) and returns
 // the exit code. It is the whole program, testable without a subprocess.
 func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	app := newApp(stdout, stderr)
-	err := app.RunContext(ctx, args)
-	if err == nil {
-		return exitOK
-	}
+	err := newApp(stdout, stderr).RunContext(ctx, args)
+	return exitCode(ctx, err, stderr)
+}
+
+// exitCode is the one mapping from a command's error to the exit code,
+// saying on stderr why. Cancellation comes first: a command interrupted
+// mid-way fails with whatever its last call returned (a killed process,
+// a wrapped context error), and that is exit 130, never 3.
+func exitCode(ctx context.Context, err error, stderr io.Writer) int {
 	var ee *exitError
 	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, context.Canceled) || ctx.Err() != nil:
+		fmt.Fprintln(stderr, "editaudit: cancelled")
+		return exitCancel
 	case errors.As(err, &ee):
 		if ee.err != nil {
 			fmt.Fprintln(stderr, "editaudit:", ee.err)
 		}
 		return ee.code
-	case errors.Is(err, context.Canceled):
-		fmt.Fprintln(stderr, "editaudit: cancelled")
-		return exitCancel
 	default:
 		// urfave/cli reports unknown flags and commands as plain errors.
 		fmt.Fprintln(stderr, "editaudit:", err)

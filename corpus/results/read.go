@@ -19,6 +19,7 @@ const maxLine = 256 << 20
 type slimRecord struct {
 	ID       string `json:"id"`
 	Error    string `json:"error"`
+	Blocked  bool   `json:"blocked"`
 	Original struct {
 		SHA256 string `json:"sha256"`
 	} `json:"original"`
@@ -28,6 +29,7 @@ type slimRecord struct {
 	ToolchainKey string `json:"toolchain_key"`
 	Render       string `json:"render"`
 	Engine       string `json:"engine"`
+	ContentMode  string `json:"content_mode"`
 }
 
 // Line is a current line of a results file: a valid line (a JSON object
@@ -41,6 +43,8 @@ type Line struct {
 	ID  string
 	// Failed: an error line (the pair could not be audited).
 	Failed bool
+	// Blocked: the pair's audit blocked the edit.
+	Blocked bool
 	// Key is the line's resume key.
 	Key Key
 }
@@ -83,8 +87,8 @@ func Scan(path string, fn func(Line) error) (lines int, err error) {
 		if json.Unmarshal(line, &s) != nil || s.ID == "" || last[s.ID] != n {
 			return nil
 		}
-		key := Key{s.Original.SHA256, s.Edited.SHA256, s.ToolchainKey, s.Render, s.Engine}
-		return fn(Line{N: n, Off: off, Raw: line, ID: s.ID, Failed: s.Error != "", Key: key})
+		key := Key{s.Original.SHA256, s.Edited.SHA256, s.ToolchainKey, s.Render, s.Engine, s.ContentMode}
+		return fn(Line{N: n, Off: off, Raw: line, ID: s.ID, Failed: s.Error != "", Blocked: s.Blocked, Key: key})
 	})
 	return lines, err
 }

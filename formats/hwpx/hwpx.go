@@ -16,6 +16,10 @@
 // root instead of content.hpf, a missing META-INF/manifest.xml
 // (neolord0/hwpxlib#13), the "none" reference 4294967295. Schema-style
 // findings are never graded above warning.
+//
+// It imports formats (and internal packages) only; it must not import
+// formats/inspect, content, pixeldiff, baseline, audit, reports or corpus
+// (formats/inspect wires it; the others judge what it reports).
 package hwpx
 
 import (
@@ -134,6 +138,22 @@ func Inspect(ctx context.Context, p *formats.Package, rep *formats.Report) error
 		in.checkSecCnt(hd, total)
 	}
 	return nil
+}
+
+// ReadingOrder returns the section parts of the Hangul package p in the
+// order Hangul reads them (the spine of content.hpf, the header left out;
+// Contents/section*.xml in natural order without a usable spine) and its
+// header part ("" when it has none), as Inspect finds them. Like Inspect,
+// it adds the findings of what it reads (META-INF/container.xml,
+// content.hpf) to p.
+func ReadingOrder(ctx context.Context, p *formats.Package) (sections []string, header string) {
+	in := &inspector{ctx: ctx, p: p, rep: &formats.Report{}}
+	var pkg *opfPackage
+	if hpf := in.checkContainer(); hpf != "" && ctx.Err() == nil {
+		pkg = in.readPackage(hpf)
+	}
+	header = in.headerPart(pkg)
+	return in.sections(pkg, header), header
 }
 
 // checkMimetype: OCF 3.0 §3.3 puts the mimetype first, stored, holding

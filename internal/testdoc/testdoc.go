@@ -1,8 +1,10 @@
 // Package testdoc holds what the tests of every package need to build and
 // find documents: zip packages from a map or a list of parts (and read
 // back), a well-formedness check for XML parts, the real corpus folder (a
-// failure under CI when it is missing, a skip elsewhere), and the rule for
-// tools a test needs (LibreOffice, mutool, Chromium).
+// failure under CI when it is missing, a skip elsewhere), the rule for
+// tools a test needs (LibreOffice, mutool, Chromium), and Generated, which
+// keeps a document the code writes (a table in a Markdown file) equal to
+// the code.
 //
 // It is imported by _test.go files only. It must not import any editaudit
 // package: the packages under test import it.
@@ -17,6 +19,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 )
 
@@ -96,19 +99,17 @@ func Pairs(nameContent ...string) []byte {
 	return Zip(ps...)
 }
 
-// Unzip reads every entry of a zip into memory, failing the test when
-// data is not a zip or holds one name twice.
-func Unzip(tb testing.TB, data []byte) map[string][]byte {
+// Entries reads every entry of a zip into memory in the archive's order,
+// as Parts that Zip writes back the same way (a stored entry stays
+// stored), failing the test when data is not a zip.
+func Entries(tb testing.TB, data []byte) []Part {
 	tb.Helper()
 	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
 		tb.Fatalf("not a zip: %v", err)
 	}
-	out := map[string][]byte{}
+	out := make([]Part, 0, len(zr.File))
 	for _, f := range zr.File {
-		if _, dup := out[f.Name]; dup {
-			tb.Errorf("duplicate entry %s", f.Name)
-		}
 		rc, err := f.Open()
 		if err != nil {
 			tb.Fatal(err)
@@ -118,9 +119,101 @@ func Unzip(tb testing.TB, data []byte) map[string][]byte {
 		if err != nil {
 			tb.Fatalf("%s: %v", f.Name, err)
 		}
-		out[f.Name] = b
+		out = append(out, Part{Name: f.Name, Data: string(b), Store: f.Method == zip.Store})
 	}
 	return out
+}
+
+// Unzip reads every entry of a zip into memory, failing the test when
+// data is not a zip or holds one name twice.
+func Unzip(tb testing.TB, data []byte) map[string][]byte {
+	tb.Helper()
+	out := map[string][]byte{}
+	for _, p := range Entries(tb, data) {
+		if _, dup := out[p.Name]; dup {
+			tb.Errorf("duplicate entry %s", p.Name)
+		}
+		out[p.Name] = []byte(p.Data)
+	}
+	return out
+}
+
+// Edit returns a copy of the package data with the named parts passed
+// through their functions, every entry kept in its order and with its
+// compression method (stored or deflated). It fails the test when data is
+// not a zip or lacks a named part.
+func Edit(tb testing.TB, data []byte, edits map[string]func(string) string) []byte {
+	tb.Helper()
+	parts := Entries(tb, data)
+	done := map[string]bool{}
+	for i, p := range parts {
+		if fn, ok := edits[p.Name]; ok {
+			parts[i].Data = fn(p.Data)
+			done[p.Name] = true
+		}
+	}
+	for name := range edits {
+		if !done[name] {
+			tb.Fatalf("the package has no part %s", name)
+		}
+	}
+	return Zip(parts...)
+}
+
+// Replacer returns an edit function (for Edit) that replaces each old by
+// its new, in order (old, new, old, new…); each old must occur exactly
+// once in the part at that point, or the test fails.
+func Replacer(tb testing.TB, pairs ...string) func(string) string {
+	return func(s string) string {
+		tb.Helper()
+		for i := 0; i+1 < len(pairs); i += 2 {
+			s = ReplaceOnce(tb, s, pairs[i], pairs[i+1])
+		}
+		return s
+	}
+}
+
+// ReplaceOnce replaces old by new in s, which must hold old exactly once.
+func ReplaceOnce(tb testing.TB, s, old, new string) string {
+	tb.Helper()
+	if n := strings.Count(s, old); n != 1 {
+		short := old
+		if len(short) > 80 {
+			short = short[:80] + "…"
+		}
+		tb.Fatalf("%q occurs %d times, want once", short, n)
+	}
+	return strings.Replace(s, old, new, 1)
+}
+
+// Generated keeps a generated document equal to what the code produces:
+// the text of path between the markers begin and end (the whole file when
+// begin is "") must be want; with update it is rewritten instead (the
+// -update flag of the test that generates it).
+func Generated(tb testing.TB, path, begin, end, want string, update bool) {
+	tb.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil && !(update && begin == "" && os.IsNotExist(err)) {
+		tb.Fatal(err)
+	}
+	doc := string(data)
+	i, j := 0, len(doc)
+	if begin != "" {
+		i, j = strings.Index(doc, begin), strings.Index(doc, end)
+		if i < 0 || j < i {
+			tb.Fatalf("%s lacks the markers %q … %q", path, begin, end)
+		}
+		i += len(begin)
+	}
+	if doc[i:j] == want {
+		return
+	}
+	if !update {
+		tb.Fatalf("%s differs from what the code generates: run the test with -update and review the diff", path)
+	}
+	if err := os.WriteFile(path, []byte(doc[:i]+want+doc[j:]), 0o644); err != nil {
+		tb.Fatal(err)
+	}
 }
 
 // WellFormed parses b with encoding/xml, which rejects malformed markup
@@ -188,4 +281,54 @@ func Tool(tb testing.TB, name string) string {
 		Missing(tb, name)
 	}
 	return p
+}
+
+// AmendParagraphs appends " "+word to the text of the first n paragraphs
+// of a WordprocessingML part whose last run ends the paragraph
+// ("…</w:t></w:r></w:p>"), and returns the part and how many it amended
+// (fewer than n when the part has fewer such paragraphs).
+func AmendParagraphs(doc string, n int, word string) (string, int) {
+	const end = "</w:t></w:r></w:p>"
+	var out strings.Builder
+	rest, done := doc, 0
+	for done < n {
+		i := strings.Index(rest, end)
+		if i < 0 {
+			break
+		}
+		out.WriteString(rest[:i] + " " + word + end)
+		rest = rest[i+len(end):]
+		done++
+	}
+	out.WriteString(rest)
+	return out.String(), done
+}
+
+// Validators returns the folder of the schema and lint checks run by
+// node (tools/validate: SARIF and Kubernetes schemas, the JUnit XSD, the
+// Dockerfile linter, playwright-core), after checking that node and its
+// packages are installed (scripts/setup.sh runs npm ci there); skips, or
+// fails under CI, when they are not.
+func Validators(tb testing.TB) string {
+	tb.Helper()
+	Tool(tb, "node")
+	dir, err := os.Getwd()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			tb.Fatal("testdoc: no go.mod above the test's folder")
+		}
+		dir = parent
+	}
+	v := filepath.Join(dir, "tools", "validate")
+	if _, err := os.Stat(filepath.Join(v, "node_modules", "ajv")); err != nil {
+		Missing(tb, "the validators in tools/validate (npm ci --prefix tools/validate)")
+	}
+	return v
 }

@@ -136,6 +136,10 @@ type PDFPages struct {
 	// Kept are the rasters SignOptions.Keep chose, by page number: drawn
 	// once for the signature, reused to compare and show the page.
 	Kept map[int]*pixeldiff.Raster
+	// Notice says the layout is an approximation (HWPXNotice for a Hangul
+	// document, "" otherwise); Notes list what its conversion left out.
+	Notice string
+	Notes  []string
 }
 
 // SignOptions say how Sign signs a document's pages.
@@ -166,11 +170,12 @@ func (r *Renderer) Sign(ctx context.Context, docPath string, o SignOptions) (*PD
 	if err := r.ready(); err != nil {
 		return nil, err
 	}
-	pdf, err := r.convert(ctx, docPath)
+	cv, err := r.convertPDF(ctx, docPath)
 	if err != nil {
 		return nil, err
 	}
-	out := &PDFPages{PDF: pdf}
+	pdf := cv.pdf
+	out := &PDFPages{PDF: pdf, Notice: cv.notice, Notes: cv.notes}
 	maxPages := r.maxPages()
 	tooMany := func(page int) error {
 		if page > maxPages {

@@ -14,7 +14,7 @@ type prefetch struct {
 	size    int64
 	mod     time.Time
 	done    chan struct{}
-	pdf     string
+	cv      converted
 	err     error
 	cancel  context.CancelFunc
 	claimed bool
@@ -54,7 +54,7 @@ func (r *Renderer) Prefetch(ctx context.Context, docPath string) (release func()
 	pf := &prefetch{size: info.Size(), mod: info.ModTime(), done: make(chan struct{}), cancel: cancel}
 	r.pre.m[abs] = pf
 	go func() {
-		pf.pdf, pf.err = r.Converter.ConvertPDF(ctx, docPath)
+		pf.cv, pf.err = r.convertDoc(ctx, docPath)
 		close(pf.done)
 	}()
 	return func() {
@@ -71,32 +71,32 @@ func (r *Renderer) Prefetch(ctx context.Context, docPath string) (release func()
 		pf.cancel()
 		go func() {
 			<-pf.done
-			if pf.pdf != "" {
-				os.Remove(pf.pdf)
+			if pf.cv.pdf != "" {
+				os.Remove(pf.cv.pdf)
 			}
 		}()
 	}
 }
 
-// convert returns docPath's PDF: the prefetched one when there is one for
-// this file, else a new conversion.
-func (r *Renderer) convert(ctx context.Context, docPath string) (string, error) {
+// convertPDF returns docPath's PDF: the prefetched one when there is one
+// for this file, else a new conversion (convertDoc).
+func (r *Renderer) convertPDF(ctx context.Context, docPath string) (converted, error) {
 	if pf := r.claim(docPath); pf != nil {
 		defer pf.cancel()
 		select {
 		case <-pf.done:
-			return pf.pdf, pf.err
+			return pf.cv, pf.err
 		case <-ctx.Done():
 			go func() { // the PDF arrives later: nobody takes it
 				<-pf.done
-				if pf.pdf != "" {
-					os.Remove(pf.pdf)
+				if pf.cv.pdf != "" {
+					os.Remove(pf.cv.pdf)
 				}
 			}()
-			return "", ctx.Err()
+			return converted{}, ctx.Err()
 		}
 	}
-	return r.Converter.ConvertPDF(ctx, docPath)
+	return r.convertDoc(ctx, docPath)
 }
 
 // claim takes the unclaimed prefetch of docPath, if it is of the file as it

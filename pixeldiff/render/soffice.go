@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +12,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/editaudit/editaudit/internal/fsutil"
 )
 
 // Defaults of PoolOptions.
@@ -162,6 +163,10 @@ type Pool struct {
 	warm     *warmSetup // the warm pool's bridge; nil for the batch pool
 	unlock   func()     // releases the working folder's lock
 
+	recalcOnce sync.Once
+	recalcTpl  string // template with recalcSettings, made on first use
+	recalcErr  error
+
 	ctx     context.Context // ended by Close
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup // workers
@@ -188,6 +193,7 @@ type Pool struct {
 type job struct {
 	sha     string
 	ext     string
+	target  Target // what it is converted to (PDF: the zero Target)
 	doc     string // first caller's path, for messages
 	staged  string // input copy under stageDir, named by content hash
 	size    int64  // bytes, to order a batch small first
@@ -259,6 +265,9 @@ func newPool(ctx context.Context, opts PoolOptions, warm bool) (*Pool, error) {
 		if err := os.Mkdir(d, 0o700); err != nil {
 			return fail(fmt.Errorf("render: working folder: %w", err))
 		}
+	}
+	if err := writeFontsConf(p.tmpDir); err != nil {
+		return fail(fmt.Errorf("render: working folder: %w", err))
 	}
 	inst, err := prepareInstallation(ctx, exe, progDir, opts.CacheDir, filepath.Join(root, "install"), p.tmpDir, opts.Deadline)
 	if err != nil {
@@ -378,6 +387,17 @@ func (p *Pool) Stats() PoolStats {
 // LibreOffice runs. Errors: *RenderError (ErrRenderFailed) for a document
 // that cannot be converted, ErrUnsupported, ErrClosed, ctx.Err().
 func (p *Pool) ConvertPDF(ctx context.Context, docPath string) (string, error) {
+	return p.convert(ctx, docPath, pdfTarget)
+}
+
+// ConvertTo converts docPath to target (Exporter): the same batching,
+// deadlines and quarantine as ConvertPDF; one LibreOffice run converts
+// documents of one Target.
+func (p *Pool) ConvertTo(ctx context.Context, docPath string, target Target) (string, error) {
+	return p.convert(ctx, docPath, target)
+}
+
+func (p *Pool) convert(ctx context.Context, docPath string, target Target) (string, error) {
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
@@ -399,8 +419,14 @@ func (p *Pool) ConvertPDF(ctx context.Context, docPath string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if ext == hwpxExt {
+		return "", fmt.Errorf("%w: %s: HWPX (LibreOffice has no HWPX import filter; the Renderer converts it first)", ErrUnsupported, filepath.Base(docPath))
+	}
 	tmp, sum, size, err := stageCopy(docPath, p.stageDir, p.opts.MaxBytes)
-	if err == nil {
+	// A rendering shows the values the file holds (stage_fields.go); an
+	// export to another format is a document, whose formulas and fields
+	// must stay as they are.
+	if err == nil && target.ext() == "pdf" {
 		if err = prepareStaged(tmp, ext); err != nil {
 			os.Remove(tmp)
 		}
@@ -417,6 +443,9 @@ func (p *Pool) ConvertPDF(ctx context.Context, docPath string) (string, error) {
 	}
 	w := &waiter{doc: docPath, ch: make(chan result, 1)}
 	key := sum + ext
+	if target != pdfTarget {
+		key += "|" + target.key()
+	}
 
 	p.mu.Lock()
 	if p.closed {
@@ -445,7 +474,7 @@ func (p *Pool) ConvertPDF(ctx context.Context, docPath string) (string, error) {
 			os.Remove(tmp)
 			return "", fmt.Errorf("render: staging %s: %w", docPath, err)
 		}
-		j := &job{sha: key, ext: ext, doc: docPath, staged: staged, size: size, queued: time.Now(), waiters: []*waiter{w}}
+		j := &job{sha: key, ext: ext, target: target, doc: docPath, staged: staged, size: size, queued: time.Now(), waiters: []*waiter{w}}
 		p.inflight[key] = j
 		p.queue = append(p.queue, j)
 		p.mu.Unlock()
@@ -531,12 +560,19 @@ func (p *Pool) take(max int) []*job {
 	n := min(max1((len(p.queue)+idle-1)/idle), max, len(p.queue))
 	picked := make([]bool, len(p.queue))
 	batch := make([]*job, 0, n)
+	// One LibreOffice run converts to one Target: that of the oldest job.
+	var target Target
+	if len(p.queue) > 0 {
+		target = p.queue[0].target
+	}
 	for i := 0; i < len(p.queue) && len(batch) < n; i += idle {
-		picked[i] = true
-		batch = append(batch, p.queue[i])
+		if p.queue[i].target == target {
+			picked[i] = true
+			batch = append(batch, p.queue[i])
+		}
 	}
 	for i := 0; i < len(p.queue) && len(batch) < n; i++ {
-		if !picked[i] {
+		if !picked[i] && p.queue[i].target == target {
 			picked[i] = true
 			batch = append(batch, p.queue[i])
 		}
@@ -604,7 +640,7 @@ func (p *Pool) finishLocked(j *job, pdf string, err error) {
 			}
 			continue
 		}
-		dst := filepath.Join(p.pdfDir, fmt.Sprintf("%06d.pdf", p.seq.Add(1)))
+		dst := filepath.Join(p.pdfDir, fmt.Sprintf("%06d.%s", p.seq.Add(1), j.target.ext()))
 		var lerr error
 		if !given {
 			lerr = os.Rename(pdf, dst)
@@ -625,20 +661,6 @@ func (p *Pool) finishLocked(j *job, pdf string, err error) {
 	}
 }
 
-func copyFile(src, dst string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		os.Remove(dst)
-		return err
-	}
-	return out.Close()
-}
+// copyFile copies src to a new private file dst (the pool's working files
+// can be made again: no fsync).
+func copyFile(src, dst string) error { return fsutil.CopyFile(src, dst, 0o600, false) }

@@ -50,7 +50,7 @@ func fileURL(path string) string {
 // Writer.xcs and Calc.xcs (share/registry/main.xcd). Comments are not
 // exported into the PDF (Common/Filter/PDF/Export/ExportNotes false, the
 // default, pinned), so their author colours never reach the pixels.
-var profileSettings = []struct{ path, name, typ, value string }{
+var profileSettings = []xcuSetting{
 	{"/org.openoffice.Office.Common/Security/Scripting", "MacroSecurityLevel", "xs:int", "3"},
 	{"/org.openoffice.Office.Common/Security/Scripting", "DisableMacrosExecution", "xs:boolean", "true"},
 	{"/org.openoffice.Office.Common/Security/Scripting", "BlockUntrustedRefererLinks", "xs:boolean", "true"},
@@ -107,7 +107,7 @@ func initProfile(ctx context.Context, exe, dir, tmp string, deadline time.Durati
 		return fmt.Errorf("%w: LibreOffice (%s) failed to start: %v", ErrNoRenderer, exe, last)
 	}
 	xcu := filepath.Join(dir, "user", "registrymodifications.xcu")
-	if err := addSettings(xcu); err != nil {
+	if err := addSettings(xcu, profileSettings); err != nil {
 		return fmt.Errorf("render: profile settings: %w", err)
 	}
 	return nil
@@ -142,14 +142,18 @@ func runInit(ctx context.Context, exe, dir, tmp string, deadline time.Duration) 
 	return err
 }
 
-// addSettings adds profileSettings to a registrymodifications.xcu (creating
-// it when LibreOffice did not). It is the one place a LibreOffice profile
+// xcuSetting is one configuration value of a LibreOffice profile.
+type xcuSetting struct{ path, name, typ, value string }
+
+// addSettings adds settings to a registrymodifications.xcu (creating it
+// when LibreOffice did not). It is the one place a LibreOffice profile
 // gets its settings: every Converter that starts LibreOffice (the batch
-// Pool, a warm UNO listener) calls it on its profile, so that all render
-// alike and ProfileKey describes them.
-func addSettings(xcu string) error {
+// Pool, a warm UNO listener) renders on a copy of the template made with
+// profileSettings, so that all render alike and ProfileKey describes them;
+// the batch Pool's recalculating runs add recalcSettings to a copy.
+func addSettings(xcu string, settings []xcuSetting) error {
 	var items bytes.Buffer
-	for _, s := range profileSettings {
+	for _, s := range settings {
 		fmt.Fprintf(&items, `<item oor:path="%s"><prop oor:name="%s" oor:op="fuse" oor:type="%s"><value>%s</value></prop></item>`+"\n",
 			s.path, s.name, s.typ, s.value)
 	}

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/editaudit/editaudit/formats/hwpx/convert"
 )
 
 // Toolchain identifies everything that affects rendered pixels. It goes into
@@ -31,6 +33,10 @@ type Toolchain struct {
 	// rewrite every converter applies ("" without a converter).
 	Profile string `json:"profile,omitempty"`
 	Engine  string `json:"engine,omitempty"`
+	// HWPX is the version of editaudit's HWPX → ODT converter
+	// (formats/hwpx/convert.Version): Hangul pages laid out by different
+	// converter versions are never compared.
+	HWPX string `json:"hwpx,omitempty"`
 }
 
 // Key returns a stable short hash (16 hex digits) of the toolchain, for cache
@@ -46,6 +52,9 @@ func (t Toolchain) Key() string {
 // String is a one-line description for logs and reports.
 func (t Toolchain) String() string {
 	s := fmt.Sprintf("%s; %s; %d dpi; fonts %s", t.LibreOffice, t.Rasterizer, t.DPI, t.Fonts)
+	if t.HWPX != "" {
+		s += "; " + t.HWPX
+	}
 	if t.Profile != "" {
 		s += "; profile " + t.Profile
 	}
@@ -67,7 +76,7 @@ func ToolchainOf(ctx context.Context, c Converter, rz Rasterizer, dpi int) Toolc
 // toolchainOf is ToolchainOf remembering the rasterizer's version in
 // cacheDir ("" none) per binary.
 func toolchainOf(ctx context.Context, c Converter, rz Rasterizer, dpi int, cacheDir string) Toolchain {
-	tc := Toolchain{DPI: dpi}
+	tc := Toolchain{DPI: dpi, HWPX: convert.Version}
 	var progDir string
 	if c != nil {
 		tc.LibreOffice = c.Version(ctx)
@@ -163,4 +172,38 @@ func FontsHash(ctx context.Context, dirs []string) (string, int, error) {
 		fmt.Fprintf(h, "%s\t%d\n", p, seen[p])
 	}
 	return hex.EncodeToString(h.Sum(nil)[:8]), len(names), nil
+}
+
+// InstalledToolchain fingerprints what New would render with here, at
+// dpi, without starting LibreOffice as a converter: the LibreOffice on
+// PATH (its --version), the default rasterizer and the fonts. Its Key is
+// the one audits made here carry. A missing LibreOffice is ErrNoRenderer.
+func InstalledToolchain(ctx context.Context, dpi int) (Toolchain, error) {
+	exe, progDir, err := findSoffice("")
+	if err != nil {
+		return Toolchain{}, err
+	}
+	if dpi <= 0 {
+		dpi = DefaultDPI
+	}
+	// The version a pool would read: from the cache entry of this
+	// installation when there is one, else asked on a throwaway profile.
+	cache := defaultCacheDir()
+	version := ""
+	if cache != "" {
+		if inst, ok := readInstallation(filepath.Join(cache, installKey(exe, progDir))); ok {
+			version = inst.version
+		}
+	}
+	if version == "" {
+		dir, err := os.MkdirTemp("", "editaudit-version-*")
+		if err != nil {
+			return Toolchain{}, fmt.Errorf("render: %w", err)
+		}
+		defer os.RemoveAll(dir)
+		version = sofficeVersion(ctx, exe, filepath.Join(dir, "profile"))
+	}
+	tc := toolchainOf(ctx, &Pool{exe: exe, progDir: progDir, version: version}, DefaultRasterizer(), dpi, cache)
+	tc.Engine = "" // which converter New starts is not known without starting it (and not part of Key)
+	return tc, nil
 }

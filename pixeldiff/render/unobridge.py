@@ -9,7 +9,13 @@
 # It connects to the LibreOffice listening on the UNO pipe PIPE_NAME
 # (soffice --accept=pipe,name=PIPE_NAME;urp;), retrying for CONNECT_SECONDS,
 # then prints {"ready": true}. Each line on stdin is one request
-# {"in": "/abs/doc.docx", "out": "/abs/doc.pdf"}; each gets one line:
+# {"in": "/abs/doc.docx", "out": "/abs/doc.pdf", "ext": "pdf"} — or, for an
+# export to another format, {"in": …, "out": "/abs/book.xlsx", "ext": "xlsx",
+# "filter": "Calc Office Open XML", "recalc": true}: "filter" names the
+# export filter (default: the one --convert-to picks for ext), "recalc"
+# recalculates every formula first (XCalculatable.calculateAll, the hard
+# recalculation a load with Calc's recalc mode "always" does). Each request
+# gets one line:
 #   {"ok": true}
 #   {"ok": false, "stage": "load" | "export", "error": "..."}  the document
 #   {"ok": false, "stage": "gone", "error": "..."}  LibreOffice went away;
@@ -35,6 +41,18 @@ PDF_FILTERS = {
     "com.sun.star.sheet.SpreadsheetDocument": "calc_pdf_Export",
     "com.sun.star.presentation.PresentationDocument": "impress_pdf_Export",
     "com.sun.star.drawing.DrawingDocument": "draw_pdf_Export",
+}
+
+
+# Export filters for other formats, by document service and extension, as
+# --convert-to EXT picks them (filter/source/config/fragments/filters).
+EXPORT_FILTERS = {
+    "com.sun.star.text.TextDocument": {
+        "docx": "MS Word 2007 XML", "odt": "writer8", "doc": "MS Word 97", "rtf": "Rich Text Format"},
+    "com.sun.star.sheet.SpreadsheetDocument": {
+        "xlsx": "Calc Office Open XML", "ods": "calc8", "xls": "MS Excel 97"},
+    "com.sun.star.presentation.PresentationDocument": {
+        "pptx": "Impress Office Open XML", "odp": "impress8", "ppt": "MS PowerPoint 97"},
 }
 
 
@@ -88,7 +106,7 @@ def before_convert(path):
     """Called before each conversion (a hook for the fault tests)."""
 
 
-def convert(desktop, src, dst):
+def convert(desktop, src, dst, ext="pdf", flt=None, recalc=False):
     before_convert(src)
     try:
         doc = desktop.loadComponentFromURL(uno.systemPathToFileUrl(src), "_blank", 0, (
@@ -105,10 +123,17 @@ def convert(desktop, src, dst):
         for p in doc.getArgs():
             if p.Name == "DocumentService":
                 service = p.Value
-        flt = PDF_FILTERS.get(service)
-        if flt is None:
-            return {"ok": False, "stage": "export", "error": "no PDF export for a %s" % (service or "document of unknown type")}
+        if not flt and ext == "pdf":
+            flt = PDF_FILTERS.get(service)
+        elif not flt:
+            flt = EXPORT_FILTERS.get(service, {}).get(ext)
+        if not flt:
+            return {"ok": False, "stage": "export", "error": "no %s export for a %s" % (ext, service or "document of unknown type")}
         try:
+            if recalc:
+                if not hasattr(doc, "calculateAll"):
+                    return {"ok": False, "stage": "export", "error": "a %s has no formulas to recalculate" % (service or "document of unknown type")}
+                doc.calculateAll()
             doc.storeToURL(uno.systemPathToFileUrl(dst), (
                 prop("ConversionRequestOrigin", "CommandLine"), prop("Overwrite", True), prop("FilterName", flt)))
         except Exception as e:
@@ -137,7 +162,7 @@ def main():
     for line in sys.stdin:
         req = json.loads(line)
         try:
-            reply(convert(desktop, req["in"], req["out"]))
+            reply(convert(desktop, req["in"], req["out"], req.get("ext") or "pdf", req.get("filter"), bool(req.get("recalc"))))
         except Gone as e:
             reply({"ok": False, "stage": "gone", "error": str(e)})
             return 4

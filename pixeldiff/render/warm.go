@@ -122,6 +122,20 @@ type warmProc struct {
 	lastUsed       time.Time
 }
 
+// bridgeRequest is one document for the bridge (unobridge.py's protocol):
+// convert In to Out, a PDF when Ext is "pdf" (the export filter of the
+// document's module, as --convert-to pdf picks it), else with Filter (or
+// the filter LibreOffice's --convert-to uses for Ext); Recalc first
+// recalculates every formula (XCalculatable.calculateAll), as a load with
+// recalcSettings does in a batch run.
+type bridgeRequest struct {
+	In     string `json:"in"`
+	Out    string `json:"out"`
+	Ext    string `json:"ext"`
+	Filter string `json:"filter,omitempty"`
+	Recalc bool   `json:"recalc,omitempty"`
+}
+
 // bridgeReply is one line from the bridge (unobridge.py's protocol).
 type bridgeReply struct {
 	Ready bool   `json:"ready"`
@@ -182,7 +196,7 @@ func (p *Pool) startWarm(ctx context.Context, w *worker) error {
 // asking to be restarted (exit status 81) before it listened.
 func (p *Pool) startWarmOnce(ctx context.Context, w *worker) (exit81 bool, err error) {
 	w.profile = ""
-	if err := p.prepareProfile(w); err != nil {
+	if err := p.prepareProfile(w, false); err != nil {
 		return false, err
 	}
 	w.gen++
@@ -420,7 +434,7 @@ func (p *Pool) runWarm(w *worker, j *job) outcome {
 	}
 	pdf := outPDF(outdir, j)
 	_ = os.Remove(pdf)
-	req, _ := json.Marshal(map[string]string{"in": j.staged, "out": pdf})
+	req, _ := json.Marshal(bridgeRequest{In: j.staged, Out: pdf, Ext: j.target.ext(), Filter: j.target.Filter, Recalc: j.target.Recalc})
 	crashed := func(said string) outcome {
 		// Give soffice.bin a moment to be reaped, to tell a crash by
 		// signal from a broken connection.
@@ -496,7 +510,7 @@ func (p *Pool) runWarm(w *worker, j *job) outcome {
 			}
 			switch {
 			case r.OK && isNonEmptyFile(pdf):
-				kept, err := p.keepPDF(pdf)
+				kept, err := p.keepPDF(pdf, j.target)
 				return outcome{pdf: kept, err: err}
 			case r.OK:
 				return outcome{err: &RenderError{Reason: ReasonNoPDF, Quarantined: true, Detail: "LibreOffice exported the document but wrote no PDF"}}
