@@ -218,12 +218,19 @@ func run(ctx context.Context, orig, edited doc, opts Options) (*Result, error) {
 	} else {
 		contentDone <- content.Off()
 	}
-	renderer, closeR, err := opts.renderer(ctx)
-	if err != nil {
-		return nil, err
+	// A byte-identical edit is neither rendered nor compared: its pages
+	// are the original's. No renderer is started for it (a shared one is
+	// used only to look the original's pages up in the store).
+	// With rendering off the pages stay "off".
+	identical := bytes.Equal(orig.data, edited.data) && opts.Render != "" && opts.Render != RenderOff
+	renderer, closeR := opts.Renderer, func() {}
+	if !identical || opts.Render == RenderOn {
+		if renderer, closeR, err = opts.renderer(ctx); err != nil {
+			return nil, err
+		}
 	}
 	defer closeR()
-	if renderer != nil && (orig.path == "" || edited.path == "") {
+	if renderer != nil && !identical && (orig.path == "" || edited.path == "") {
 		dir, err := os.MkdirTemp("", "editaudit-audit-")
 		if err != nil {
 			return nil, err
@@ -237,12 +244,20 @@ func run(ctx context.Context, orig, edited doc, opts Options) (*Result, error) {
 			}
 		}
 	}
+	if renderer != nil && !identical {
+		// The edited file's PDF is asked for now, while the original's
+		// snapshot is made or loaded: the converter works on both at once.
+		defer renderer.Prefetch(ctx, edited.path)()
+	}
 	// The original's snapshot: from the store when it has it.
 	snapOpts := baseline.Options{Renderer: renderer, Limits: opts.Limits, Data: orig.data}
 	var snap *baseline.Snapshot
-	if opts.Store != nil {
+	switch {
+	case identical:
+		snap, err = identicalSnapshot(ctx, orig, renderer, opts)
+	case opts.Store != nil:
 		snap, _, err = opts.Store.Snapshot(ctx, orig.file(), sha256Hex(orig.data), snapOpts)
-	} else {
+	default:
 		snap, err = baseline.Make(ctx, orig.file(), snapOpts)
 	}
 	if err != nil {
@@ -258,16 +273,19 @@ func run(ctx context.Context, orig, edited doc, opts Options) (*Result, error) {
 
 	// Pages.
 	switch {
+	case identical:
+		res.Pages = identicalPages(snap)
 	case renderer == nil && opts.Render == RenderAuto:
 		res.Pages = Pages{Status: PagesFailed, Message: renderOffMessage(opts.Render)}
 	case renderer == nil:
 		res.Pages = Pages{Status: PagesOff, Message: renderOffMessage(opts.Render)}
 	default:
-		var bands *pixeldiff.Bands
+		so := render.SignOptions{MaxKept: keptPages}
 		if snap.Pages.Status == baseline.PagesOK {
-			bands = &snap.Pages.Bands
+			so.Bands = &snap.Pages.Bands
+			so.Keep = notInOriginal(snap.Pages.Sigs)
 		}
-		ep, err := baseline.RenderPages(ctx, renderer, edited.path, edRep.Format, bands)
+		ep, err := baseline.RenderPagesWith(ctx, renderer, edited.path, edRep.Format, so)
 		if err != nil {
 			return nil, wrapRenderErr(err)
 		}
@@ -299,6 +317,47 @@ func run(ctx context.Context, orig, edited doc, opts Options) (*Result, error) {
 	}
 	res.Feedback = Feedback(res, FeedbackOptions{})
 	return res, nil
+}
+
+// notInOriginal chooses the edited pages whose rasters are kept while
+// they are signed: those not identical to any page of the original, the
+// only ones that can be compared and shown.
+func notInOriginal(orig []pixeldiff.PageSig) func(int, pixeldiff.PageSig) bool {
+	seen := make(map[pixeldiff.Hash]bool, len(orig))
+	for _, s := range orig {
+		seen[s.Full] = true
+	}
+	return func(_ int, s pixeldiff.PageSig) bool { return !seen[s.Full] }
+}
+
+// identicalSnapshot is the original's snapshot for an edit that changed no
+// byte: the stored one when the store has it rendered (its page count is
+// then known), otherwise an inspection alone — nothing is rendered.
+func identicalSnapshot(ctx context.Context, orig doc, renderer *render.Renderer, opts Options) (*baseline.Snapshot, error) {
+	o := baseline.Options{Renderer: renderer, Limits: opts.Limits, Data: orig.data}
+	if opts.Store != nil && renderer != nil {
+		if snap, err := opts.Store.Cached(ctx, orig.file(), sha256Hex(orig.data), o); err == nil {
+			return snap, nil
+		}
+	}
+	o.Renderer = nil
+	return baseline.Make(ctx, orig.file(), o)
+}
+
+// IdenticalMessage is pages.message of an edit that changed no byte.
+const IdenticalMessage = "the edited file is byte-identical to the original: nothing was rendered or compared"
+
+// identicalPages is the page comparison of a byte-identical edit: status
+// ok, no page changed, nothing rendered. The page counts are the stored
+// snapshot's when it has them, else 0 (not rendered).
+func identicalPages(snap *baseline.Snapshot) Pages {
+	p := Pages{Status: PagesOK, Identical: true, Message: IdenticalMessage,
+		Changed: []ChangedPage{}, Inserted: []int{}, Deleted: []int{}, Shown: []ShownPage{}}
+	if snap.Pages.Status == baseline.PagesOK {
+		p.Before, p.After = len(snap.Pages.Sigs), len(snap.Pages.Sigs)
+		p.Toolchain = snap.Pages.Toolchain
+	}
+	return p
 }
 
 // diffContent is the content diff of the audit. It never fails the audit
@@ -343,8 +402,8 @@ func compareReports(orig, edited *formats.Report) *Result {
 	added, resolved := diffFindings(orig.Findings, edited.Findings)
 	res := &Result{
 		Schema:      Schema,
-		Original:    FileInfo{Path: orig.Path, SHA256: orig.SHA256, Format: orig.Format},
-		Edited:      FileInfo{Path: edited.Path, SHA256: edited.SHA256, Format: edited.Format},
+		Original:    FileInfo{Path: orig.Path, SHA256: orig.SHA256, Format: orig.Format, NotCounted: orig.NotCounted},
+		Edited:      FileInfo{Path: edited.Path, SHA256: edited.SHA256, Format: edited.Format, NotCounted: edited.NotCounted},
 		NewFindings: nonNil(added),
 		Resolved:    nonNil(resolved),
 		Preexisting: formats.TallyOf(orig.Findings),
