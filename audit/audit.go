@@ -74,6 +74,10 @@ func (o Options) show() int {
 // ErrNoRenderer is returned with RenderOn when LibreOffice is missing.
 var ErrNoRenderer = render.ErrNoRenderer
 
+// ErrNotInStore is returned by Reader for an original given by its sha256
+// alone when Options.Store holds no snapshot of it for this renderer.
+var ErrNotInStore = errors.New("audit: the original's snapshot is not in the store")
+
 // ErrRestoreNeedsFile is returned by Reader when opts.Restore is set: there
 // is no file to put the original back into.
 var ErrRestoreNeedsFile = errors.New("audit: Restore needs the edited file's path (use Files)")
@@ -82,10 +86,18 @@ var ErrRestoreNeedsFile = errors.New("audit: Restore needs the edited file's pat
 // blob from a database — for Reader. Name is what the result and its
 // messages call the document (a file name or a path; only its base name
 // and extension are ever used to name a file).
+//
+// An original may also be given by its sha256 alone (SHA256 set, R nil):
+// Reader then takes its snapshot from Options.Store, made earlier for the
+// same renderer toolchain (editaudit baseline, the service's
+// /v1/baseline), and returns ErrNotInStore when the store has none.
 type Source struct {
 	Name string
 	R    io.ReaderAt
 	Size int64
+	// SHA256 (lowercase hex) names an original already in the store; only
+	// read when R is nil.
+	SHA256 string
 }
 
 // SourceBytes is a Source over data held in memory.
@@ -134,23 +146,30 @@ func Reader(ctx context.Context, original, edited Source, opts Options) (*Result
 	if opts.Restore {
 		return nil, ErrRestoreNeedsFile
 	}
-	origBytes, err := original.read()
-	if err != nil {
-		return nil, err
+	orig := doc{name: original.Name, sha: original.SHA256}
+	if original.R != nil || original.SHA256 == "" {
+		b, err := original.read()
+		if err != nil {
+			return nil, err
+		}
+		orig = doc{name: original.Name, data: b}
+	} else if opts.Store == nil {
+		return nil, fmt.Errorf("%w: no store given", ErrNotInStore)
 	}
 	editedBytes, err := edited.read()
 	if err != nil {
 		return nil, err
 	}
-	return run(ctx, doc{name: original.Name, data: origBytes}, doc{name: edited.Name, data: editedBytes}, opts)
+	return run(ctx, orig, doc{name: edited.Name, data: editedBytes}, opts)
 }
 
 // doc is one side of an audit: the name the result uses, its bytes, and a
 // file holding those bytes for the renderer and Restore ("" when the
-// caller gave none: one is written when rendering needs it).
+// caller gave none: one is written when rendering needs it). An original
+// known only by its sha256 (sha set, data nil) comes from the store.
 type doc struct {
-	name, path string
-	data       []byte
+	name, path, sha string
+	data            []byte
 }
 
 // file is the path the renderer reads, or the name when nothing is
@@ -176,7 +195,7 @@ func run(ctx context.Context, orig, edited doc, opts Options) (*Result, error) {
 		}
 		defer os.RemoveAll(dir)
 		for i, d := range []*doc{&orig, &edited} {
-			if d.path == "" {
+			if d.path == "" && d.data != nil {
 				if d.path, err = writeTemp(filepath.Join(dir, strconv.Itoa(i)), d.name, d.data); err != nil {
 					return nil, err
 				}
@@ -186,7 +205,9 @@ func run(ctx context.Context, orig, edited doc, opts Options) (*Result, error) {
 	// The original's snapshot: from the store when it has it.
 	snapOpts := baseline.Options{Renderer: renderer, Limits: opts.Limits, Data: orig.data}
 	var snap *baseline.Snapshot
-	if opts.Store != nil {
+	if orig.data == nil && orig.sha != "" {
+		snap, err = storedSnapshot(ctx, opts.Store, orig, renderer)
+	} else if opts.Store != nil {
 		snap, _, err = opts.Store.Snapshot(ctx, orig.file(), sha256Hex(orig.data), snapOpts)
 	} else {
 		snap, err = baseline.Make(ctx, orig.file(), snapOpts)
@@ -241,6 +262,34 @@ func run(ctx context.Context, orig, edited doc, opts Options) (*Result, error) {
 	}
 	res.Feedback = Feedback(res, FeedbackOptions{})
 	return res, nil
+}
+
+// storedSnapshot is the snapshot of an original known by its sha256 alone.
+func storedSnapshot(ctx context.Context, st *baseline.Store, orig doc, r *render.Renderer) (*baseline.Snapshot, error) {
+	if !isSHA256(orig.sha) {
+		return nil, fmt.Errorf("audit: %q is not a sha256 (64 lowercase hex digits)", orig.sha)
+	}
+	snap, err := st.Get(orig.sha + "-" + baseline.ToolchainKey(ctx, r))
+	if errors.Is(err, baseline.ErrNotFound) {
+		return nil, fmt.Errorf("%w: %s", ErrNotInStore, orig.sha)
+	}
+	if err != nil {
+		return nil, err
+	}
+	snap.Report.Path = orig.name
+	return snap, nil
+}
+
+func isSHA256(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // writeTemp writes data into a new folder dir as the base name of name, so
