@@ -92,6 +92,7 @@ func commands() []*cli.Command {
 		baselineCommand(),
 		sanitizeCommand(),
 		corpusCommand(),
+		serveCommand(),
 	}
 }
 
