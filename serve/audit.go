@@ -77,7 +77,7 @@ func (s *Server) audit(ctx context.Context, req *request) (*answer, error) {
 	defer closeSource(ed)
 	res, err := audit.Reader(ctx, orig, ed, opts)
 	if err != nil {
-		return nil, auditErr(err)
+		return nil, s.auditErr(err)
 	}
 	var b bytes.Buffer
 	if err := writeAudit(&b, format, res); err != nil {
@@ -135,27 +135,32 @@ func (s *Server) renderOptions(req *request) (audit.Options, error) {
 		return audit.Options{}, err
 	}
 	if mode == audit.RenderOn && s.renderer == nil {
-		return audit.Options{}, noRenderer()
+		return audit.Options{}, s.noRenderer()
 	}
-	if mode == audit.RenderOff {
-		return audit.Options{Render: mode}, nil
+	if mode == audit.RenderOff || s.cfg.RenderMode == audit.RenderOff {
+		// Never a renderer started for one request.
+		return audit.Options{Render: audit.RenderOff}, nil
 	}
 	return audit.Options{Render: mode, Renderer: s.renderer}, nil
 }
 
-func noRenderer() *apiError {
+func (s *Server) noRenderer() *apiError {
+	why := "LibreOffice is not installed on the server"
+	if s.cfg.RenderMode == audit.RenderOff {
+		why = "the server runs with --render off"
+	}
 	return &apiError{Status: http.StatusServiceUnavailable, Code: "renderer_unavailable", Field: "render",
-		Message: "render=on but LibreOffice is not installed on the server; send render=auto or render=off"}
+		Message: "render=on but " + why + "; send render=auto or render=off"}
 }
 
 // auditErr maps the engine's errors to answers.
-func auditErr(err error) error {
+func (s *Server) auditErr(err error) error {
 	switch {
 	case errors.Is(err, audit.ErrNotInStore):
 		return &apiError{Status: http.StatusNotFound, Code: "not_in_store", Field: "original_sha256",
 			Message: "the server's store has no snapshot of original_sha256 for its renderer; store it first with POST /v1/baseline (field file), or send the original itself"}
 	case errors.Is(err, render.ErrNoRenderer):
-		return noRenderer()
+		return s.noRenderer()
 	}
 	return err
 }
@@ -286,7 +291,7 @@ func (s *Server) baseline(ctx context.Context, req *request) (*answer, error) {
 	for _, r := range rs {
 		snap, hit, err := s.store.Snapshot(ctx, up.Path, up.SHA256, baseline.Options{Renderer: r, Data: data})
 		if err != nil {
-			return nil, auditErr(err)
+			return nil, s.auditErr(err)
 		}
 		out.Format, out.Findings = string(snap.Report.Format), len(snap.Report.Findings)
 		out.Pages.Status, out.Pages.Message, out.Pages.Count = snap.Pages.Status, snap.Pages.Message, len(snap.Pages.Sigs)

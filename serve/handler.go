@@ -217,7 +217,7 @@ func (s *Server) health(w http.ResponseWriter, _ *http.Request) {
 	st := status{Status: "ok", Renderer: "warm"}
 	code := http.StatusOK
 	if s.renderer == nil {
-		st.Renderer = "none: LibreOffice is not installed, pages are not rendered"
+		st.Renderer = s.noRendererReason()
 	}
 	switch {
 	case s.draining.Load():

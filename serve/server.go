@@ -45,7 +45,9 @@ type Config struct {
 	// 4×Workers); beyond it a request is answered 503 with Retry-After.
 	Queue int
 	// RenderMode is audit.RenderAuto (default: render when LibreOffice is
-	// installed) or audit.RenderOn (a missing LibreOffice fails New).
+	// installed), audit.RenderOn (a missing LibreOffice fails New) or
+	// audit.RenderOff (never render: findings and structure only; a request
+	// asking for render=on is answered 503).
 	RenderMode string
 	// Render builds the server's one Renderer (render.New).
 	Render render.Config
@@ -77,9 +79,9 @@ func (c *Config) fill() error {
 	switch c.RenderMode {
 	case "":
 		c.RenderMode = audit.RenderAuto
-	case audit.RenderAuto, audit.RenderOn:
+	case audit.RenderAuto, audit.RenderOn, audit.RenderOff:
 	default:
-		return fmt.Errorf("serve: render mode %q: use auto or on (a client asks for off per request)", c.RenderMode)
+		return fmt.Errorf("serve: render mode %q: use auto, on or off", c.RenderMode)
 	}
 	if c.ShutdownTimeout <= 0 {
 		c.ShutdownTimeout = DefaultShutdownTimeout
@@ -231,7 +233,15 @@ func (s *Server) Close() error {
 
 func (s *Server) rendererName() string {
 	if s.renderer == nil {
-		return "none (LibreOffice not installed)"
+		return s.noRendererReason()
 	}
 	return fmt.Sprintf("%T", s.renderer.Converter.(*countingConverter).Converter)
+}
+
+// noRendererReason says why the server has no renderer.
+func (s *Server) noRendererReason() string {
+	if s.cfg.RenderMode == audit.RenderOff {
+		return "off (the server's --render off): pages are not rendered"
+	}
+	return "none: LibreOffice is not installed, pages are not rendered"
 }

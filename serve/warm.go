@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/editaudit/editaudit/audit"
 	"github.com/editaudit/editaudit/baseline"
 	"github.com/editaudit/editaudit/pixeldiff"
 	"github.com/editaudit/editaudit/synth"
@@ -36,7 +37,9 @@ const warmRetry = 15 * time.Second
 func (s *Server) warm() {
 	defer close(s.warmDone)
 	if s.renderer == nil {
-		s.log.Warn("LibreOffice is not installed: audits report pages.status failed (render auto) or 503 (render on)")
+		if s.cfg.RenderMode != audit.RenderOff {
+			s.log.Warn("LibreOffice is not installed: audits report pages.status failed (render auto) or 503 (render on)")
+		}
 		s.ready.Store(true)
 		return
 	}

@@ -39,7 +39,7 @@ Examples:
 			&cli.IntFlag{Name: "max-upload-mb", Value: serve.DefaultMaxUploadMB, Usage: "largest request body, all files together, in MiB (413 beyond)"},
 			&cli.IntFlag{Name: "workers", Usage: "requests worked on at once, and LibreOffice processes (default min(CPUs, 4))"},
 			&cli.IntFlag{Name: "queue", Usage: "requests that may wait for a worker before 503 + Retry-After (default 4 × workers)"},
-			&cli.StringFlag{Name: "render", Value: "auto", Usage: "auto: render when LibreOffice is installed; on: refuse to start without it"},
+			&cli.StringFlag{Name: "render", Value: "auto", Usage: "auto: render when LibreOffice is installed; on: refuse to start without it; off: never render (findings and structure only)"},
 			&cli.DurationFlag{Name: "shutdown-timeout", Value: serve.DefaultShutdownTimeout, Usage: "how long in-flight requests may take to finish after SIGTERM"},
 		},
 		Action: runServe,
@@ -72,8 +72,8 @@ func runServe(c *cli.Context) error {
 		return usageErr("--max-upload-mb must be positive, --workers and --queue not negative")
 	}
 	mode := c.String("render")
-	if mode != "auto" && mode != "on" {
-		return usageErr("--render %q: use auto or on (clients ask for off per request)", mode)
+	if err := checkRenderMode(mode); err != nil {
+		return err
 	}
 	log := slog.New(slog.NewTextHandler(c.App.ErrWriter, nil))
 	srv, err := serve.New(c.Context, serve.Config{
