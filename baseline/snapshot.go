@@ -17,13 +17,13 @@ import (
 const Schema = "editaudit.baseline/v1"
 
 // Page statuses of a snapshot. They are the words of the audit's
-// pages.status (DESIGN.md); audit re-exports these constants rather than
-// defining its own.
+// pages.status (DESIGN.md): render's statuses plus "off"; audit re-exports
+// these constants rather than defining its own.
 const (
-	PagesOK          = "ok"
+	PagesOK          = render.StatusOK
 	PagesOff         = "off"
-	PagesUnsupported = "unsupported"
-	PagesFailed      = "failed"
+	PagesUnsupported = render.StatusUnsupported
+	PagesFailed      = render.StatusFailed
 )
 
 // Pages is the rendered side of a snapshot: signatures, never rasters; the

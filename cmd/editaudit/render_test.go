@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/editaudit/editaudit/pixeldiff/render"
 )
 
 // TestRenderCommand: page images and pages.json; usage errors; a missing
@@ -60,7 +62,7 @@ func TestRenderCommand(t *testing.T) {
 		if code != exitOK {
 			t.Fatalf("%s: exit %d: %s", format, code, stderr)
 		}
-		var pj pagesJSON
+		var pj render.PagesFile
 		b, err := os.ReadFile(filepath.Join(out, "pages.json"))
 		if err == nil {
 			err = json.Unmarshal(b, &pj)
