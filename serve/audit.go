@@ -23,9 +23,6 @@ var auditForm = form{
 	fields: []string{"format", "render", "show", "content", "original_sha256", "original_name", "edited_name"},
 }
 
-// auditFormats are the values of the format field, as `audit --format`.
-var auditFormats = []string{"text", "json", "model", "html", "sarif"}
-
 // contentTypes are the media types of the report formats.
 var contentTypes = map[string]string{
 	"text":  "text/plain; charset=utf-8",
@@ -39,7 +36,7 @@ var contentTypes = map[string]string{
 // the stored snapshot named by original_sha256), written as `editaudit
 // audit --format F` prints it.
 func (s *Server) audit(ctx context.Context, req *request) (*answer, error) {
-	format, err := choice(req, "format", "text", auditFormats)
+	format, err := choice(req, "format", reports.FormatText, reports.AuditFormats)
 	if err != nil {
 		return nil, err
 	}
@@ -80,27 +77,11 @@ func (s *Server) audit(ctx context.Context, req *request) (*answer, error) {
 		return nil, s.auditErr(err)
 	}
 	var b bytes.Buffer
-	if err := writeAudit(&b, format, res); err != nil {
+	if err := reports.WriteAudit(&b, res, format, reports.AuditOptions{}); err != nil {
 		return nil, err
 	}
 	blocked := res.Blocked
 	return &answer{contentType: contentTypes[format], body: b.Bytes(), blocked: &blocked, note: note}, nil
-}
-
-// writeAudit writes res as `editaudit audit --format F` without --out
-// prints it.
-func writeAudit(b *bytes.Buffer, format string, res *audit.Result) error {
-	switch format {
-	case "json":
-		return reports.WriteJSON(b, res)
-	case "model":
-		return reports.WriteModel(b, res)
-	case "sarif":
-		return reports.WriteSARIF(b, res)
-	case "html":
-		return reports.WriteHTML(b, res, reports.HTMLOptions{})
-	}
-	return reports.WriteText(b, res)
 }
 
 // originalSource is the original upload, or the stored snapshot named by
@@ -144,12 +125,12 @@ func (s *Server) renderOptions(req *request) (audit.Options, error) {
 	return audit.Options{Render: mode, Renderer: s.renderer}, nil
 }
 
-func (s *Server) noRenderer() *apiError {
+func (s *Server) noRenderer() *Error {
 	why := "LibreOffice is not installed on the server"
 	if s.cfg.RenderMode == audit.RenderOff {
 		why = "the server runs with --render off"
 	}
-	return &apiError{Status: http.StatusServiceUnavailable, Code: "renderer_unavailable", Field: "render",
+	return &Error{Status: http.StatusServiceUnavailable, Code: "renderer_unavailable", Field: "render",
 		Message: "render=on but " + why + "; send render=auto or render=off"}
 }
 
@@ -157,7 +138,7 @@ func (s *Server) noRenderer() *apiError {
 func (s *Server) auditErr(err error) error {
 	switch {
 	case errors.Is(err, audit.ErrNotInStore):
-		return &apiError{Status: http.StatusNotFound, Code: "not_in_store", Field: "original_sha256",
+		return &Error{Status: http.StatusNotFound, Code: "not_in_store", Field: "original_sha256",
 			Message: "the server's store has no snapshot of original_sha256 for its renderer; store it first with POST /v1/baseline (field file), or send the original itself"}
 	case errors.Is(err, render.ErrNoRenderer):
 		return s.noRenderer()
@@ -233,8 +214,8 @@ func showField(req *request, def int) (int, error) {
 	return n, nil
 }
 
-func missing(field, what string) *apiError {
-	return &apiError{Status: http.StatusBadRequest, Code: "missing_field", Field: field, Message: fmt.Sprintf("missing field %q: %s", field, what)}
+func missing(field, what string) *Error {
+	return &Error{Status: http.StatusBadRequest, Code: "missing_field", Field: field, Message: fmt.Sprintf("missing field %q: %s", field, what)}
 }
 
 func isSHA256(s string) bool {

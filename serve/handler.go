@@ -46,7 +46,7 @@ func (s *Server) Handler() http.Handler {
 	mux.Handle(PathHealth, s.simple(PathHealth, s.health))
 	mux.Handle(PathMetrics, s.simple(PathMetrics, s.metricsText))
 	mux.Handle("/", s.simple("other", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, &apiError{Status: http.StatusNotFound, Code: "not_found",
+		writeError(w, &Error{Status: http.StatusNotFound, Code: "not_found",
 			Message: fmt.Sprintf("no endpoint %s; the API is POST %s, %s, %s and GET %s, %s (api/openapi.yaml)", r.URL.Path, PathAudit, PathCheck, PathBaseline, PathHealth, PathMetrics)})
 	}))
 	return mux
@@ -81,11 +81,11 @@ func (s *Server) observe(endpoint, method string, auth bool, h http.HandlerFunc)
 		switch {
 		case auth && !s.authorized(r):
 			rec.Header().Set("WWW-Authenticate", `Bearer realm="editaudit"`)
-			writeError(rec, &apiError{Status: http.StatusUnauthorized, Code: "unauthorized",
+			writeError(rec, &Error{Status: http.StatusUnauthorized, Code: "unauthorized",
 				Message: "missing or wrong bearer token: send the header Authorization: Bearer <token> (the server's --token-file)"})
 		case method != "" && r.Method != method:
 			rec.Header().Set("Allow", method)
-			writeError(rec, &apiError{Status: http.StatusMethodNotAllowed, Code: "method_not_allowed",
+			writeError(rec, &Error{Status: http.StatusMethodNotAllowed, Code: "method_not_allowed",
 				Message: fmt.Sprintf("%s takes %s, not %s", r.URL.Path, method, r.Method)})
 		default:
 			h(rec, r)
@@ -119,11 +119,11 @@ func (s *Server) simple(endpoint string, h http.HandlerFunc) http.Handler {
 func (s *Server) upload(endpoint string, f form, do work) http.Handler {
 	return s.observe(endpoint, http.MethodPost, true, func(w http.ResponseWriter, r *http.Request) {
 		if s.draining.Load() {
-			writeError(w, &apiError{Status: http.StatusServiceUnavailable, Code: "shutting_down", Message: "the server is shutting down", RetryAfter: 5})
+			writeError(w, &Error{Status: http.StatusServiceUnavailable, Code: "shutting_down", Message: "the server is shutting down", RetryAfter: 5})
 			return
 		}
 		if !s.gate.admit() {
-			writeError(w, &apiError{Status: http.StatusServiceUnavailable, Code: "busy",
+			writeError(w, &Error{Status: http.StatusServiceUnavailable, Code: "busy",
 				Message: fmt.Sprintf("all %d workers are busy and %d requests are queued; retry later", s.cfg.Workers, s.cfg.Queue), RetryAfter: s.gate.retryAfter()})
 			return
 		}
@@ -160,10 +160,10 @@ func (s *Server) upload(endpoint string, f form, do work) http.Handler {
 	})
 }
 
-// fail answers err: an *apiError as it is, a request whose client went
+// fail answers err: an *Error as it is, a request whose client went
 // away not at all, anything else 500 (logged).
 func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
-	var ae *apiError
+	var ae *Error
 	switch {
 	case errors.As(err, &ae):
 		writeError(w, ae)
@@ -171,12 +171,12 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 		// The client is gone (or the shutdown timeout passed): nobody to answer.
 	default:
 		s.log.Error("request failed", "endpoint", r.URL.Path, "err", err.Error())
-		writeError(w, &apiError{Status: http.StatusInternalServerError, Code: "internal", Message: err.Error()})
+		writeError(w, &Error{Status: http.StatusInternalServerError, Code: "internal", Message: err.Error()})
 	}
 }
 
 // writeError writes e as JSON with its status (and Retry-After).
-func writeError(w http.ResponseWriter, e *apiError) {
+func writeError(w http.ResponseWriter, e *Error) {
 	b, _ := json.Marshal(e)
 	b = append(b, '\n')
 	h := w.Header()

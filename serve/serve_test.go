@@ -198,9 +198,9 @@ func do(t testing.TB, req *http.Request) (*http.Response, []byte) {
 }
 
 // wantError checks an error answer: status, JSON body with code and field.
-func wantError(t *testing.T, what string, resp *http.Response, body []byte, status int, code, fld string) apiError {
+func wantError(t *testing.T, what string, resp *http.Response, body []byte, status int, code, fld string) Error {
 	t.Helper()
-	var e apiError
+	var e Error
 	if resp.StatusCode != status {
 		t.Errorf("%s: status %d, want %d: %s", what, resp.StatusCode, status, body)
 	}

@@ -73,9 +73,14 @@ func (r *request) cleanup() {
 	}
 }
 
-// apiError is an answer other than the report: status, a stable code, the
-// form field it is about, and a message for people.
-type apiError struct {
+// Error is an answer of the service other than a report, sent as JSON
+// (api/openapi.yaml, schema Error): the HTTP status, a stable code
+// (bad_content_type, missing_field, bad_field, bad_upload, too_large,
+// unauthorized, not_found, method_not_allowed, not_in_store, busy,
+// shutting_down, renderer_unavailable, render_failed, internal), the form
+// field it is about, and a message for people. Client returns it as the
+// error of a refused request.
+type Error struct {
 	Status  int    `json:"status"`
 	Code    string `json:"code"`
 	Field   string `json:"field,omitempty"`
@@ -84,10 +89,12 @@ type apiError struct {
 	RetryAfter int `json:"retry_after,omitempty"`
 }
 
-func (e *apiError) Error() string { return e.Message }
+func (e *Error) Error() string {
+	return fmt.Sprintf("%d %s: %s", e.Status, e.Code, e.Message)
+}
 
-func badField(field, format string, a ...any) *apiError {
-	return &apiError{Status: http.StatusBadRequest, Code: "bad_field", Field: field, Message: fmt.Sprintf(format, a...)}
+func badField(field, format string, a ...any) *Error {
+	return &Error{Status: http.StatusBadRequest, Code: "bad_field", Field: field, Message: fmt.Sprintf(format, a...)}
 }
 
 // readForm streams the multipart body of r into a new private folder under
@@ -104,7 +111,7 @@ func readForm(w http.ResponseWriter, r *http.Request, root string, maxBytes int6
 		if got == "" {
 			got = "none"
 		}
-		return nil, &apiError{Status: http.StatusBadRequest, Code: "bad_content_type", Field: "Content-Type",
+		return nil, &Error{Status: http.StatusBadRequest, Code: "bad_content_type", Field: "Content-Type",
 			Message: fmt.Sprintf("Content-Type must be multipart/form-data (got %s); send the files as form fields %s", got, spec.names())}
 	}
 	if r.ContentLength > maxBytes {
@@ -113,7 +120,7 @@ func readForm(w http.ResponseWriter, r *http.Request, root string, maxBytes int6
 	r.Body = http.MaxBytesReader(w, r.Body, maxBytes)
 	mr, err := r.MultipartReader()
 	if err != nil {
-		return nil, &apiError{Status: http.StatusBadRequest, Code: "bad_content_type", Field: "Content-Type", Message: "malformed multipart/form-data: " + err.Error()}
+		return nil, &Error{Status: http.StatusBadRequest, Code: "bad_content_type", Field: "Content-Type", Message: "malformed multipart/form-data: " + err.Error()}
 	}
 	dir, err := os.MkdirTemp(root, "req-")
 	if err != nil {
@@ -183,8 +190,8 @@ func spool(up *upload, src io.Reader) error {
 	return err
 }
 
-func tooLarge(limit int64) *apiError {
-	return &apiError{Status: http.StatusRequestEntityTooLarge, Code: "too_large",
+func tooLarge(limit int64) *Error {
+	return &Error{Status: http.StatusRequestEntityTooLarge, Code: "too_large",
 		Message: fmt.Sprintf("the request is larger than the upload limit of %s (the server's --max-upload-mb)", mib(limit))}
 }
 
@@ -197,11 +204,11 @@ func bodyErr(err error, limit int64, field string) error {
 		e.Field = field
 		return e
 	}
-	var ae *apiError
+	var ae *Error
 	if errors.As(err, &ae) {
 		return ae
 	}
-	return &apiError{Status: http.StatusBadRequest, Code: "bad_upload", Field: field, Message: "reading the upload: " + err.Error()}
+	return &Error{Status: http.StatusBadRequest, Code: "bad_upload", Field: field, Message: "reading the upload: " + err.Error()}
 }
 
 func mib(n int64) string {

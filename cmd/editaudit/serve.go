@@ -71,8 +71,8 @@ func runServe(c *cli.Context) error {
 	if c.Int("max-upload-mb") <= 0 || c.Int("workers") < 0 || c.Int("queue") < 0 {
 		return usageErr("--max-upload-mb must be positive, --workers and --queue not negative")
 	}
-	mode := c.String("render")
-	if err := checkRenderMode(mode); err != nil {
+	mode, err := renderMode(c)
+	if err != nil {
 		return err
 	}
 	log := slog.New(slog.NewTextHandler(c.App.ErrWriter, nil))
