@@ -122,4 +122,3 @@ func writeJSON(b *bytes.Buffer, v any) error {
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
 }
-
