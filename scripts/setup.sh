@@ -2,14 +2,17 @@
 # Installs what editaudit needs on a Debian machine, only what is missing:
 # LibreOffice (Writer, Calc, Impress, no GUI), poppler-utils (pdftoppm,
 # pdfinfo, pdftotext), mupdf-tools (mutool: the faster rasterizer over the
-# real corpus, see BENCHMARKS.md), fonts, the libjpeg headers for go-libjpeg,
-# and the Go modules. Idempotent: a second run installs nothing. Runs as root (or with
-# sudo available); set EDITAUDIT_SKIP_APT=1 to skip system packages.
+# real corpus, see BENCHMARKS.md), python3-uno (LibreOffice's Python UNO
+# bridge, for /usr/bin/python3: the warm converter keeps LibreOffice running
+# behind it; without it editaudit falls back to batch conversion), fonts, the
+# libjpeg headers for go-libjpeg, and the Go modules. Idempotent: a second
+# run installs nothing. Runs as root (or with sudo available); set
+# EDITAUDIT_SKIP_APT=1 to skip system packages.
 set -euo pipefail
 
 pkgs=(
   libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui
-  poppler-utils mupdf-tools
+  poppler-utils mupdf-tools python3-uno
   fonts-dejavu-core fonts-liberation2 fonts-noto-cjk
   libjpeg62-turbo-dev
 )

@@ -3,10 +3,12 @@
 package render
 
 import (
+	"bufio"
 	"bytes"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -24,12 +26,19 @@ const clockTicks = 100
 // used so far by the processes of process group pgid, read from
 // /proc/<pid>/stat (proc(5)). ok is false when /proc cannot be read.
 func groupCPU(pgid int) (cpu time.Duration, ok bool) {
+	cpu, _, ok = groupUsage(pgid)
+	return cpu, ok
+}
+
+// groupUsage returns the CPU time (as groupCPU) and the resident memory in
+// bytes of the processes of process group pgid.
+func groupUsage(pgid int) (cpu time.Duration, rss int64, ok bool) {
 	ents, err := os.ReadDir("/proc")
 	if err != nil {
-		return 0, false
+		return 0, 0, false
 	}
 	want := strconv.Itoa(pgid)
-	var ticks int64
+	var ticks, pages int64
 	for _, e := range ents {
 		if e.Name()[0] < '0' || e.Name()[0] > '9' {
 			continue
@@ -45,14 +54,52 @@ func groupCPU(pgid int) (cpu time.Duration, ok bool) {
 			continue
 		}
 		f := bytes.Fields(b[i+2:])
-		// f[0] state, f[2] pgrp, f[11..14] utime stime cutime cstime.
-		if len(f) < 15 || string(f[2]) != want {
+		// f[0] state, f[2] pgrp, f[11..14] utime stime cutime cstime,
+		// f[21] rss (pages).
+		if len(f) < 22 || string(f[2]) != want {
 			continue
 		}
 		for _, k := range []int{11, 12, 13, 14} {
 			n, _ := strconv.ParseInt(string(f[k]), 10, 64)
 			ticks += n
 		}
+		n, _ := strconv.ParseInt(string(f[21]), 10, 64)
+		pages += n
 	}
-	return time.Duration(ticks) * time.Second / clockTicks, true
+	return time.Duration(ticks) * time.Second / clockTicks, pages * int64(os.Getpagesize()), true
+}
+
+// boundSockets returns the paths of the Unix-domain sockets process pid
+// has bound (LibreOffice's UNO pipe and its single-instance pipe,
+// /tmp/OSL_PIPE_*), read from /proc/<pid>/fd and /proc/<pid>/net/unix.
+// LibreOffice removes them when it exits normally; after a kill they are
+// left behind, so the pool removes them itself.
+func boundSockets(pid int) []string {
+	dir := filepath.Join("/proc", strconv.Itoa(pid))
+	fds, err := os.ReadDir(filepath.Join(dir, "fd"))
+	if err != nil {
+		return nil
+	}
+	inodes := map[string]bool{}
+	for _, fd := range fds {
+		l, err := os.Readlink(filepath.Join(dir, "fd", fd.Name()))
+		if err == nil && strings.HasPrefix(l, "socket:[") {
+			inodes[strings.TrimSuffix(strings.TrimPrefix(l, "socket:["), "]")] = true
+		}
+	}
+	f, err := os.Open(filepath.Join(dir, "net", "unix"))
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		// Num RefCount Protocol Flags Type St Inode Path
+		fl := strings.Fields(sc.Text())
+		if len(fl) >= 8 && inodes[fl[6]] && strings.HasPrefix(fl[7], "/") {
+			out = append(out, fl[7])
+		}
+	}
+	return out
 }

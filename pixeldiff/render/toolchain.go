@@ -18,16 +18,23 @@ import (
 // their toolchains are equal. LibreOffice and the rasterizer are identified
 // by their version strings; Fonts is a hash of the installed font files
 // (path and size), because a font added or removed changes text layout.
+// Engine says which converter drove LibreOffice (EngineWarm or
+// EngineBatch); it is reported but kept out of Key, because both load and
+// export a document with the same arguments and give the same pixels
+// (TestWarmMatchesBatch), so a baseline made by one serves the other.
 type Toolchain struct {
 	LibreOffice string `json:"libreoffice"`
 	Rasterizer  string `json:"rasterizer"`
 	DPI         int    `json:"dpi"`
 	Fonts       string `json:"fonts"`
+	Engine      string `json:"engine,omitempty"`
 }
 
 // Key returns a stable short hash (16 hex digits) of the toolchain, for cache
-// keys. Equal toolchains give equal keys; any field change gives a new key.
+// keys. Equal toolchains give equal keys; any field change but Engine
+// gives a new key.
 func (t Toolchain) Key() string {
+	t.Engine = ""
 	b, _ := json.Marshal(t) // a struct of strings and an int cannot fail
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:8])
@@ -35,7 +42,11 @@ func (t Toolchain) Key() string {
 
 // String is a one-line description for logs and reports.
 func (t Toolchain) String() string {
-	return fmt.Sprintf("%s; %s; %d dpi; fonts %s", t.LibreOffice, t.Rasterizer, t.DPI, t.Fonts)
+	s := fmt.Sprintf("%s; %s; %d dpi; fonts %s", t.LibreOffice, t.Rasterizer, t.DPI, t.Fonts)
+	if t.Engine != "" {
+		s += "; " + t.Engine + " converter"
+	}
+	return s
 }
 
 // ToolchainOf fingerprints a converter and a rasterizer at dpi without
@@ -44,19 +55,41 @@ func (t Toolchain) String() string {
 // document before starting LibreOffice still names the rasterizer and the
 // fonts.
 func ToolchainOf(ctx context.Context, c Converter, rz Rasterizer, dpi int) Toolchain {
+	return toolchainOf(ctx, c, rz, dpi, "")
+}
+
+// toolchainOf is ToolchainOf remembering the rasterizer's version in
+// cacheDir ("" none) per binary.
+func toolchainOf(ctx context.Context, c Converter, rz Rasterizer, dpi int, cacheDir string) Toolchain {
 	tc := Toolchain{DPI: dpi}
 	var progDir string
 	if c != nil {
 		tc.LibreOffice = c.Version(ctx)
 		progDir = c.ProgramDir()
+		if e, ok := c.(interface{ Engine() string }); ok {
+			tc.Engine = e.Engine()
+		}
 	}
 	if rz != nil {
-		tc.Rasterizer = strings.TrimSpace(rz.Name() + " " + rz.Version(ctx))
+		v := toolVersion(cacheDir, rasterizerBinary(rz), func() string { return rz.Version(ctx) })
+		tc.Rasterizer = strings.TrimSpace(rz.Name() + " " + v)
 	}
 	if h, _, err := FontsHash(ctx, FontDirs(progDir)); err == nil {
 		tc.Fonts = h
 	}
 	return tc
+}
+
+// rasterizerBinary is the program whose version a rasterizer reports ("" when
+// unknown: then its version is not remembered).
+func rasterizerBinary(rz Rasterizer) string {
+	switch r := rz.(type) {
+	case *Pdftoppm:
+		return r.bin()
+	case *Mutool:
+		return r.bin()
+	}
+	return ""
 }
 
 // FontDirs returns the directories whose font files LibreOffice may use on
