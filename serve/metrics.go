@@ -135,7 +135,7 @@ func (m *metrics) write(w io.Writer, g gauges) error {
 	if g.pool != nil {
 		family("editaudit_libreoffice_starts_total", "counter", "LibreOffice processes started for conversions.")
 		fmt.Fprintf(&b, "editaudit_libreoffice_starts_total %d\n", g.pool.Runs)
-		family("editaudit_libreoffice_restarts_total", "counter", "LibreOffice processes killed (hung past the deadline, crashed, cancelled) and replaced.")
+		family("editaudit_libreoffice_restarts_total", "counter", "LibreOffice processes killed (hung past the deadline, over the memory cap, cancelled) and replaced by a fresh one.")
 		fmt.Fprintf(&b, "editaudit_libreoffice_restarts_total %d\n", g.pool.Killed)
 		family("editaudit_libreoffice_cpu_seconds_total", "counter", "User and system CPU time of the LibreOffice processes that have exited.")
 		fmt.Fprintf(&b, "editaudit_libreoffice_cpu_seconds_total %s\n", strconv.FormatFloat(g.pool.CPU.Seconds(), 'g', -1, 64))

@@ -540,7 +540,9 @@ func sample(t *testing.T, text, series string) float64 {
 
 // faultServer serves through the fault-injecting soffice stand-in of the
 // render tests (a document holding HANG hangs LibreOffice) with a short
-// deadline.
+// deadline. The stand-in wraps batch conversions (files on the command
+// line), so this server runs the batch engine; the warm engine's own hang
+// handling is tested in pixeldiff/render with its fault-injecting bridge.
 func faultServer(t *testing.T, workers, queue int) *running {
 	t.Helper()
 	real, err := exec.LookPath("soffice")
@@ -553,7 +555,7 @@ func faultServer(t *testing.T, workers, queue int) *running {
 	}
 	t.Setenv("EDITAUDIT_REAL_SOFFICE", real)
 	return start(t, Config{Workers: workers, Queue: queue, RenderMode: "on",
-		Render: render.Config{Pool: render.PoolOptions{SofficePath: wrapper, Deadline: 4 * time.Second}}})
+		Render: render.Config{Engine: render.EngineBatch, Pool: render.PoolOptions{SofficePath: wrapper, Deadline: 4 * time.Second}}})
 }
 
 // stored rewrites a document with every part uncompressed and old replaced
