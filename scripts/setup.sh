@@ -49,4 +49,16 @@ if ! "$gobin/staticcheck" -version 2>/dev/null | grep -q "${STATICCHECK_VERSION#
   echo "setup: installing staticcheck $STATICCHECK_VERSION" >&2
   go install "honnef.co/go/tools/cmd/staticcheck@$STATICCHECK_VERSION"
 fi
+# The Node packages of the OpenAPI check (api/) and of the TypeScript client
+# example (examples/clients/typescript), from their lock files, when npm is
+# installed and they are missing; their tests are skipped without them
+# (failed under CI).
+if command -v npm >/dev/null 2>&1; then
+  for d in api examples/clients/typescript; do
+    if [ ! -d "$d/node_modules" ]; then
+      echo "setup: npm ci in $d" >&2
+      (cd "$d" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+    fi
+  done
+fi
 echo "setup: ok ($(soffice --version 2>/dev/null | head -1 || echo 'soffice missing'); $(pdftoppm -v 2>&1 | head -1))" >&2
