@@ -177,8 +177,11 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 
 // writeError writes e as JSON with its status (and Retry-After).
 func writeError(w http.ResponseWriter, e *Error) {
-	b, _ := json.Marshal(e)
-	b = append(b, '\n')
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(e)
+	b := buf.Bytes()
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("Content-Length", strconv.Itoa(len(b)))

@@ -173,3 +173,39 @@ func head(b []byte) string {
 	}
 	return string(b)
 }
+
+// TestServeCommand: the flags' refusals are usage errors (exit 2), and a
+// cancelled context (SIGTERM) stops the service with exit 0.
+func TestServeCommand(t *testing.T) {
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty")
+	os.WriteFile(empty, []byte("\n"), 0o600)
+	for _, args := range [][]string{
+		{"serve", "--addr", "0.0.0.0:0"},
+		{"serve", "--addr", ":8787"},
+		{"serve", "--addr", "nohost"},
+		{"serve", "--token-file", empty},
+		{"serve", "--token-file", filepath.Join(dir, "missing")},
+		{"serve", "--render", "sometimes"},
+		{"serve", "--max-upload-mb", "0"},
+		{"serve", "extra"},
+	} {
+		if code, _, stderr := cliRun(t, args...); code != exitUsage || stderr == "" {
+			t.Errorf("%v: exit %d, stderr %q", args, code, stderr)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var out, errb bytes.Buffer
+	done := make(chan int, 1)
+	go func() {
+		done <- Run(ctx, []string{"editaudit", "serve", "--addr", "127.0.0.1:0", "--render", "off", "--store", filepath.Join(dir, "store")}, &out, &errb)
+	}()
+	time.Sleep(500 * time.Millisecond)
+	cancel()
+	if code := <-done; code != exitOK {
+		t.Errorf("serve after SIGTERM: exit %d, stderr %s", code, errb.String())
+	}
+	if !bytes.Contains(errb.Bytes(), []byte("msg=stopped")) {
+		t.Errorf("no stop logged: %s", errb.String())
+	}
+}
