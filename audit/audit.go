@@ -266,7 +266,7 @@ func run(ctx context.Context, orig, edited doc, opts Options) (*Result, error) {
 
 // storedSnapshot is the snapshot of an original known by its sha256 alone.
 func storedSnapshot(ctx context.Context, st *baseline.Store, orig doc, r *render.Renderer) (*baseline.Snapshot, error) {
-	if !isSHA256(orig.sha) {
+	if !IsSHA256(orig.sha) {
 		return nil, fmt.Errorf("audit: %q is not a sha256 (64 lowercase hex digits)", orig.sha)
 	}
 	snap, err := st.Get(orig.sha + "-" + baseline.ToolchainKey(ctx, r))
@@ -280,7 +280,9 @@ func storedSnapshot(ctx context.Context, st *baseline.Store, orig doc, r *render
 	return snap, nil
 }
 
-func isSHA256(s string) bool {
+// IsSHA256 reports whether s is a sha256 as Source.SHA256 takes it: 64
+// lowercase hex digits.
+func IsSHA256(s string) bool {
 	if len(s) != 64 {
 		return false
 	}

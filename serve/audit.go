@@ -96,7 +96,7 @@ func (s *Server) originalSource(req *request) (audit.Source, error) {
 		return openSource(up, name(req, "original_name", up, "original"))
 	case bySHA:
 		sha = strings.ToLower(sha)
-		if !isSHA256(sha) {
+		if !audit.IsSHA256(sha) {
 			return audit.Source{}, badField("original_sha256", "original_sha256 must be 64 hex digits (the sha256 of the original's bytes)")
 		}
 		n := req.fields["original_name"]
@@ -216,18 +216,6 @@ func showField(req *request, def int) (int, error) {
 
 func missing(field, what string) *Error {
 	return &Error{Status: http.StatusBadRequest, Code: "missing_field", Field: field, Message: fmt.Sprintf("missing field %q: %s", field, what)}
-}
-
-func isSHA256(s string) bool {
-	if len(s) != 64 {
-		return false
-	}
-	for _, c := range s {
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-			return false
-		}
-	}
-	return true
 }
 
 // The form of POST /v1/baseline.

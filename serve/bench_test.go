@@ -35,15 +35,7 @@ import (
 // after a page break: 5 pages.
 func fivePageContract(t *testing.T) []byte {
 	t.Helper()
-	f, err := os.Open("../examples/specs/contract.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	spec, err := synth.ParseSpec(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	spec := contractSpec(t)
 	body := spec.Docx.Body
 	spec.Docx.Body = append(append(append([]synth.Block(nil), body...), synth.Block{PageBreak: true}), body[:len(body)*9/16]...)
 	b, err := synth.Synthesize(spec)

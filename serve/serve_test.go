@@ -216,8 +216,8 @@ func wantError(t *testing.T, what string, resp *http.Response, body []byte, stat
 	return e
 }
 
-// contract is the bundled 3-page contract (examples/specs/contract.json).
-func contract(t testing.TB) []byte {
+// contractSpec is the bundled contract's spec (examples/specs/contract.json).
+func contractSpec(t testing.TB) *synth.Spec {
 	t.Helper()
 	f, err := os.Open("../examples/specs/contract.json")
 	if err != nil {
@@ -228,7 +228,13 @@ func contract(t testing.TB) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := synth.Synthesize(spec)
+	return spec
+}
+
+// contract is the bundled 3-page contract.
+func contract(t testing.TB) []byte {
+	t.Helper()
+	b, err := synth.Synthesize(contractSpec(t))
 	if err != nil {
 		t.Fatal(err)
 	}
