@@ -40,6 +40,10 @@ type Pages struct {
 	PDFSHA256 string `json:"pdf_sha256,omitempty"`
 	// Toolchain is the renderer fingerprint (render.Toolchain.String).
 	Toolchain string `json:"toolchain,omitempty"`
+	// Notice says the pages are an approximation (render.HWPXNotice for a
+	// Hangul document); Notes list what its conversion left out.
+	Notice string   `json:"notice,omitempty"`
+	Notes  []string `json:"notes,omitempty"`
 
 	pdfPath string // the rendered PDF until it is stored or removed
 }
@@ -163,9 +167,6 @@ func Make(ctx context.Context, path string, opts Options) (*Snapshot, error) {
 // passes its original's bands.
 func RenderPages(ctx context.Context, r *render.Renderer, path string, f formats.Format, bands *pixeldiff.Bands) (Pages, error) {
 	tc := r.Toolchain(ctx)
-	if f == formats.HWPX {
-		return Pages{Status: PagesUnsupported, Message: "LibreOffice cannot read Hangul (.hwpx) documents, so pages are not compared", Toolchain: tc.String()}, nil
-	}
 	if f == formats.Unknown {
 		return Pages{Status: PagesUnsupported, Message: "the file is not a document LibreOffice can render", Toolchain: tc.String()}, nil
 	}
@@ -190,5 +191,6 @@ func RenderPages(ctx context.Context, r *render.Renderer, path string, f formats
 		_ = os.Remove(pp.PDF)
 		return Pages{Status: PagesFailed, Message: fmt.Sprintf("reading the rendered PDF: %v", err), Toolchain: tc.String()}, nil
 	}
-	return Pages{Status: PagesOK, Sigs: pp.Sigs, Sizes: pp.Sizes, Bands: pp.Bands, PDFSHA256: sum, Toolchain: tc.String(), pdfPath: pp.PDF}, nil
+	return Pages{Status: PagesOK, Sigs: pp.Sigs, Sizes: pp.Sizes, Bands: pp.Bands, PDFSHA256: sum, Toolchain: tc.String(),
+		Notice: pp.Notice, Notes: pp.Notes, pdfPath: pp.PDF}, nil
 }

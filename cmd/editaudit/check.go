@@ -90,10 +90,10 @@ func runCheck(c *cli.Context) error {
 
 // checkPages renders the first n pages of a new file for --format model
 // and html (check renders only for the formats that show pages, DESIGN.md;
-// HWPX and unknown content are not rendered). With --render auto a page
+// unknown content is not rendered; HWPX goes through editaudit's converter). With --render auto a page
 // that cannot be drawn is said on stderr and the report goes without it.
 func checkPages(ctx context.Context, mode string, rep *formats.Report, n int, stderr io.Writer) ([]reports.CheckPage, error) {
-	if mode == audit.RenderOff || rep.Format == formats.HWPX || rep.Format == formats.Unknown {
+	if mode == audit.RenderOff || rep.Format == formats.Unknown {
 		return nil, nil
 	}
 	r, err := audit.StartRenderer(ctx, mode, render.Config{Pool: render.PoolOptions{Workers: 1}})

@@ -399,6 +399,9 @@ func (p *Pool) ConvertPDF(ctx context.Context, docPath string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if ext == hwpxExt {
+		return "", fmt.Errorf("%w: %s: HWPX (LibreOffice has no HWPX import filter; the Renderer converts it first)", ErrUnsupported, filepath.Base(docPath))
+	}
 	tmp, sum, size, err := stageCopy(docPath, p.stageDir, p.opts.MaxBytes)
 	if err != nil {
 		var re *RenderError

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/editaudit/editaudit/formats/hwpx/convert"
 )
 
 // Toolchain identifies everything that affects rendered pixels. It goes into
@@ -28,6 +30,10 @@ type Toolchain struct {
 	DPI         int    `json:"dpi"`
 	Fonts       string `json:"fonts"`
 	Engine      string `json:"engine,omitempty"`
+	// HWPX is the version of editaudit's HWPX → ODT converter
+	// (formats/hwpx/convert.Version): Hangul pages laid out by different
+	// converter versions are never compared.
+	HWPX string `json:"hwpx,omitempty"`
 }
 
 // Key returns a stable short hash (16 hex digits) of the toolchain, for cache
@@ -46,6 +52,9 @@ func (t Toolchain) String() string {
 	if t.Engine != "" {
 		s += "; " + t.Engine + " converter"
 	}
+	if t.HWPX != "" {
+		s += "; " + t.HWPX
+	}
 	return s
 }
 
@@ -61,7 +70,7 @@ func ToolchainOf(ctx context.Context, c Converter, rz Rasterizer, dpi int) Toolc
 // toolchainOf is ToolchainOf remembering the rasterizer's version in
 // cacheDir ("" none) per binary.
 func toolchainOf(ctx context.Context, c Converter, rz Rasterizer, dpi int, cacheDir string) Toolchain {
-	tc := Toolchain{DPI: dpi}
+	tc := Toolchain{DPI: dpi, HWPX: convert.Version}
 	var progDir string
 	if c != nil {
 		tc.LibreOffice = c.Version(ctx)
