@@ -1,8 +1,6 @@
 package serve
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -23,11 +21,10 @@ var latencyBuckets = []float64{0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120}
 // format 0.0.4, written here (a dozen series do not justify the client
 // library and its dependencies).
 type metrics struct {
-	mu          sync.Mutex
-	requests    map[[2]string]uint64 // {endpoint, code} → count
-	latency     map[string]*histogram
-	conversions map[string]uint64 // result → count
-	verdicts    map[[2]string]uint64
+	mu       sync.Mutex
+	requests map[[2]string]uint64 // {endpoint, code} → count
+	latency  map[string]*histogram
+	verdicts map[[2]string]uint64
 }
 
 type histogram struct {
@@ -38,7 +35,7 @@ type histogram struct {
 
 func newMetrics() *metrics {
 	return &metrics{requests: map[[2]string]uint64{}, latency: map[string]*histogram{},
-		conversions: map[string]uint64{}, verdicts: map[[2]string]uint64{}}
+		verdicts: map[[2]string]uint64{}}
 }
 
 func (m *metrics) request(endpoint string, code int, d time.Duration) {
@@ -65,12 +62,6 @@ func (m *metrics) verdict(endpoint string, blocked bool) {
 		v = "blocked"
 	}
 	m.verdicts[[2]string{endpoint, v}]++
-}
-
-func (m *metrics) conversion(result string) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.conversions[result]++
 }
 
 // gauges are the values read when /metrics is asked.
@@ -128,11 +119,10 @@ func (m *metrics) write(w io.Writer, g gauges) error {
 	for _, k := range vk {
 		fmt.Fprintf(&b, "editaudit_verdicts_total{endpoint=%q,verdict=%q} %d\n", k[0], k[1], m.verdicts[k])
 	}
-	family("editaudit_conversions_total", "counter", "Documents given to LibreOffice to convert to PDF, by result (ok, failed: the document could not be rendered, error: cancelled or the renderer unavailable).")
-	for _, r := range []string{"ok", "failed", "error"} {
-		fmt.Fprintf(&b, "editaudit_conversions_total{result=%q} %d\n", r, m.conversions[r])
-	}
 	if g.pool != nil {
+		family("editaudit_conversions_total", "counter", "Documents LibreOffice converted to PDF (ok) or reported unconvertible (failed: timeout, crash, no PDF...).")
+		fmt.Fprintf(&b, "editaudit_conversions_total{result=\"ok\"} %d\n", g.pool.Converted)
+		fmt.Fprintf(&b, "editaudit_conversions_total{result=\"failed\"} %d\n", g.pool.Failed)
 		family("editaudit_libreoffice_starts_total", "counter", "LibreOffice processes started for conversions.")
 		fmt.Fprintf(&b, "editaudit_libreoffice_starts_total %d\n", g.pool.Runs)
 		family("editaudit_libreoffice_restarts_total", "counter", "LibreOffice processes killed (hung past the deadline, over the memory cap, cancelled) and replaced by a fresh one.")
@@ -150,32 +140,9 @@ func (m *metrics) write(w io.Writer, g gauges) error {
 	return err
 }
 
-// countingConverter counts the conversions of the server's Converter for
-// /metrics.
-type countingConverter struct {
-	render.Converter
-	m *metrics
-}
-
-func (c *countingConverter) ConvertPDF(ctx context.Context, docPath string) (string, error) {
-	pdf, err := c.Converter.ConvertPDF(ctx, docPath)
-	switch {
-	case err == nil:
-		c.m.conversion("ok")
-	case errors.Is(err, render.ErrRenderFailed) || errors.Is(err, render.ErrUnsupported):
-		c.m.conversion("failed")
-	default:
-		c.m.conversion("error")
-	}
-	return pdf, err
-}
-
 // poolStats is the accounting of a converter that keeps one (the batch
 // Pool).
 func poolStats(c render.Converter) *render.PoolStats {
-	if cc, ok := c.(*countingConverter); ok {
-		c = cc.Converter
-	}
 	if p, ok := c.(interface{ Stats() render.PoolStats }); ok {
 		st := p.Stats()
 		return &st

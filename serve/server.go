@@ -151,9 +151,6 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	s := &Server{cfg: cfg, store: store, renderer: r, tmp: tmp, log: cfg.Logger, warmDone: make(chan struct{})}
 	s.metrics = newMetrics()
 	s.gate = newGate(cfg.Workers, cfg.Queue)
-	if r != nil {
-		r.Converter = &countingConverter{Converter: r.Converter, m: s.metrics}
-	}
 	s.base, s.cancelBase = context.WithCancel(context.Background())
 	go s.warm()
 	return s, nil
@@ -235,7 +232,7 @@ func (s *Server) rendererName() string {
 	if s.renderer == nil {
 		return s.noRendererReason()
 	}
-	return fmt.Sprintf("%T", s.renderer.Converter.(*countingConverter).Converter)
+	return fmt.Sprintf("%T", s.renderer.Converter)
 }
 
 // noRendererReason says why the server has no renderer.
