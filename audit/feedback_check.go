@@ -62,6 +62,9 @@ func CheckFeedback(rep *formats.Report, attached []int, total int, opts Feedback
 // checkPagesLine says which rendered pages follow the text.
 func checkPagesLine(attached []int, total int) string {
 	if len(attached) == 0 {
+		if total > 0 {
+			return fmt.Sprintf("Pages: none of %d attached.", total)
+		}
 		return "Pages: none attached (not rendered)."
 	}
 	list := pageSpan(attached)
@@ -69,7 +72,7 @@ func checkPagesLine(attached []int, total int) string {
 	case total > 0 && len(attached) >= total:
 		return fmt.Sprintf("Pages: all %d attached below as rendered images.", total)
 	case total > 0:
-		return fmt.Sprintf("Pages: %s of %d attached below as rendered images (cap: %d %s; the rest are not shown).", list, total, len(attached), fbPlural(len(attached), "page", "pages"))
+		return fmt.Sprintf("Pages: %s of %d attached below as rendered images; the other %d %s not shown.", list, total, total-len(attached), fbPlural(total-len(attached), "is", "are"))
 	}
 	return fmt.Sprintf("Pages: %s attached below as rendered images.", list)
 }

@@ -44,6 +44,11 @@ type CheckOptions struct {
 	Parts bool
 	// Pages are the rendered pages attached by the model and html formats.
 	Pages []CheckPage
+	// PageCap is the page cap the pages were rendered up to (0: none), and
+	// Model the byte budget: both bound the model and html formats, which
+	// state what they cut (FitCheckPages).
+	PageCap int
+	Model   ModelOptions
 }
 
 // WriteCheck writes the check of reps in format (`editaudit check --format
@@ -78,9 +83,9 @@ func WriteCheck(w io.Writer, reps []*formats.Report, format string, opts CheckOp
 		}
 		return writeIndentedJSON(w, out)
 	case FormatModel:
-		return WriteCheckModel(w, reps[0], opts.Pages)
+		return WriteCheckModelWith(w, reps[0], opts.Pages, opts.PageCap, opts.Model)
 	case FormatHTML:
-		return WriteCheckHTML(w, reps[0], opts.Pages)
+		return WriteCheckHTMLWith(w, reps[0], opts.Pages, opts.PageCap, opts.Model)
 	}
 	return unknownFormat(format, CheckFormats)
 }

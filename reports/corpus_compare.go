@@ -34,6 +34,16 @@ func WriteCompareText(w io.Writer, c *results.Comparison, max int) error {
 		fmt.Fprintf(&b, "\ngroup %s\n", g.Group)
 		writeRates(&b, g.Rates, "  ")
 	}
+	if len(c.Gates) > 0 {
+		b.WriteString("\ngates:\n")
+		for _, g := range c.Gates {
+			state := "ok     "
+			if g.Tripped {
+				state = "TRIPPED"
+			}
+			fmt.Fprintf(&b, "  %s %s: %s\n", state, g.Gate, g.Message)
+		}
+	}
 	for _, v := range []string{results.Worse, results.Mixed, results.Better} {
 		var list []results.PairChange
 		for _, p := range c.Pairs {

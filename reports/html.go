@@ -46,6 +46,28 @@ func WriteCheckHTML(w io.Writer, rep *formats.Report, pages []CheckPage) error {
 	return htmlTemplate.Execute(w, checkView(rep, pages, HTMLOptions{}))
 }
 
+// WriteCheckHTMLWith is WriteCheckHTML with the pages fitted into the page
+// cap and byte budget the model output has (FitCheckPages): the pages
+// that fit are drawn and a notice under them says what was cut.
+func WriteCheckHTMLWith(w io.Writer, rep *formats.Report, pages []CheckPage, pageCap int, opts ModelOptions) error {
+	kept, note, err := FitCheckPages(rep, pages, pageCap, opts)
+	if err != nil {
+		return err
+	}
+	v := checkView(rep, kept, HTMLOptions{})
+	if total := pagesTotal(pages); total > 0 && len(kept) < total {
+		v.Feedback = checkFeedbackOf(rep, kept, total)
+		if len(kept) == 0 {
+			v.Pages = pagesView{Status: "ok"}
+		}
+		v.Pages.Notice = fmt.Sprintf("%d of %d pages shown.", len(kept), total)
+	}
+	if note != "" {
+		v.Pages.Notice = strings.TrimSpace(v.Pages.Notice + " " + note)
+	}
+	return htmlTemplate.Execute(w, v)
+}
+
 // view is what the template draws; audit and check reports share it.
 type view struct {
 	Title    string

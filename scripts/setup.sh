@@ -10,15 +10,19 @@
 # EDITAUDIT_SKIP_APT=1 to skip system packages.
 set -euo pipefail
 
+# deploy/Dockerfile installs the same list (deploy/deploy_test.go compares
+# them): keep the two in step.
 pkgs=(
   libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui
-  poppler-utils mupdf-tools python3-uno
-  fonts-dejavu-core fonts-liberation2 fonts-noto-cjk
+  python3-uno
+  poppler-utils mupdf-tools
+  fonts-dejavu-core fonts-liberation2 fonts-noto-cjk fonts-noto-color-emoji
   libjpeg62-turbo-dev
 )
 # Optional helpers for tests that look at the HTML report and the naive
-# benchmark pipeline; installed too, but their absence only skips tests.
-optional=(chromium imagemagick)
+# benchmark pipeline, and xmllint for the JUnit schema check; installed
+# too, but their absence only skips tests (outside CI).
+optional=(chromium imagemagick libxml2-utils)
 
 missing=()
 for p in "${pkgs[@]}" "${optional[@]}"; do
@@ -41,6 +45,19 @@ if ! command -v go >/dev/null 2>&1 && [ -x /usr/local/go/bin/go ]; then
   export PATH=$PATH:/usr/local/go/bin
 fi
 go mod download
+# The schema and lint checks the tests run with node (tools/validate:
+# SARIF and Kubernetes schemas, the JUnit XSD, the Dockerfile linter,
+# playwright-core for the corpus index page), pinned by its lock file;
+# installed again only when the lock file changed.
+if command -v npm >/dev/null 2>&1; then
+  v="$(cd "$(dirname "$0")/.." && pwd)/tools/validate"
+  if ! cmp -s "$v/package-lock.json" "$v/node_modules/.package-lock.json.installed" 2>/dev/null; then
+    echo "setup: npm ci in $v" >&2
+    (cd "$v" && npm ci --no-audit --no-fund >/dev/null && cp package-lock.json node_modules/.package-lock.json.installed)
+  fi
+else
+  echo "setup: npm missing: the schema checks of tools/validate will be skipped (failed under CI)" >&2
+fi
 # staticcheck (run by `make test` through `make lint`), from the Go module
 # proxy, pinned; installed only when that version is missing.
 STATICCHECK_VERSION=v0.8.2
@@ -49,16 +66,14 @@ if ! "$gobin/staticcheck" -version 2>/dev/null | grep -q "${STATICCHECK_VERSION#
   echo "setup: installing staticcheck $STATICCHECK_VERSION" >&2
   go install "honnef.co/go/tools/cmd/staticcheck@$STATICCHECK_VERSION"
 fi
-# The Node packages of the OpenAPI check (api/) and of the TypeScript client
-# example (examples/clients/typescript), from their lock files, when npm is
-# installed and they are missing; their tests are skipped without them
-# (failed under CI).
+# The TypeScript compiler of the client example (examples/clients/typescript),
+# from its lock file, installed again only when the lock file changed; its
+# test is skipped without it (failed under CI).
 if command -v npm >/dev/null 2>&1; then
-  for d in api examples/clients/typescript; do
-    if [ ! -d "$d/node_modules" ]; then
-      echo "setup: npm ci in $d" >&2
-      (cd "$d" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
-    fi
-  done
+  d="$(cd "$(dirname "$0")/.." && pwd)/examples/clients/typescript"
+  if ! cmp -s "$d/package-lock.json" "$d/node_modules/.package-lock.json.installed" 2>/dev/null; then
+    echo "setup: npm ci in $d" >&2
+    (cd "$d" && npm ci --no-audit --no-fund >/dev/null && cp package-lock.json node_modules/.package-lock.json.installed)
+  fi
 fi
 echo "setup: ok ($(soffice --version 2>/dev/null | head -1 || echo 'soffice missing'); $(pdftoppm -v 2>&1 | head -1))" >&2

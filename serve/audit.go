@@ -20,7 +20,7 @@ import (
 // The form of POST /v1/audit.
 var auditForm = form{
 	files:  []string{"original", "edited"},
-	fields: []string{"format", "render", "show", "content", "original_sha256", "original_name", "edited_name"},
+	fields: []string{"format", "render", "show", "model_bytes", "content", "original_sha256", "original_name", "edited_name"},
 }
 
 // contentTypes are the media types of the report formats.
@@ -52,6 +52,10 @@ func (s *Server) audit(ctx context.Context, req *request) (*answer, error) {
 	if show == 0 {
 		opts.Show = -1
 	}
+	mopts, err := modelBytesField(req)
+	if err != nil {
+		return nil, err
+	}
 	var note string
 	if _, err := choice(req, "content", "on", []string{"on", "off"}); err != nil {
 		return nil, err
@@ -77,7 +81,7 @@ func (s *Server) audit(ctx context.Context, req *request) (*answer, error) {
 		return nil, s.auditErr(err)
 	}
 	var b bytes.Buffer
-	if err := reports.WriteAudit(&b, res, format, reports.AuditOptions{}); err != nil {
+	if err := reports.WriteAudit(&b, res, format, reports.AuditOptions{Model: mopts}); err != nil {
 		return nil, err
 	}
 	blocked := res.Blocked

@@ -17,7 +17,7 @@ import (
 )
 
 // The form of POST /v1/check.
-var checkForm = form{files: []string{"file"}, fields: []string{"format", "render", "show", "parts", "name"}}
+var checkForm = form{files: []string{"file"}, fields: []string{"format", "render", "show", "model_bytes", "parts", "name"}}
 
 // check answers POST /v1/check: the check of a new file, written as
 // `editaudit check --format F FILE` prints it; X-Editaudit-Blocked is true
@@ -31,7 +31,11 @@ func (s *Server) check(ctx context.Context, req *request) (*answer, error) {
 	if err != nil {
 		return nil, err
 	}
-	show, err := showField(req, 3)
+	show, err := showField(req, reports.DefaultCheckPages)
+	if err != nil {
+		return nil, err
+	}
+	mopts, err := modelBytesField(req)
 	if err != nil {
 		return nil, err
 	}
@@ -51,7 +55,7 @@ func (s *Server) check(ctx context.Context, req *request) (*answer, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := reports.CheckOptions{Parts: parts}
+	opts := reports.CheckOptions{Parts: parts, PageCap: show, Model: mopts}
 	var note string
 	if format == reports.FormatModel || format == reports.FormatHTML {
 		opts.Pages, note, err = s.checkPages(ctx, mode, rep, up.Path, show)
@@ -68,11 +72,11 @@ func (s *Server) check(ctx context.Context, req *request) (*answer, error) {
 }
 
 // checkPages renders the first pages of a new file as the command does for
-// --format model and html: not for render=off, HWPX or unknown content;
+// --format model and html: not for render=off or unknown content;
 // with render=auto a page that cannot be drawn is said in the note and the
 // report goes without it; with render=on it is an error.
 func (s *Server) checkPages(ctx context.Context, mode string, rep *formats.Report, path string, n int) ([]reports.CheckPage, string, error) {
-	if mode == audit.RenderOff || rep.Format == formats.HWPX || rep.Format == formats.Unknown {
+	if mode == audit.RenderOff || rep.Format == formats.Unknown {
 		return nil, "", nil
 	}
 	if s.renderer == nil {
@@ -99,6 +103,20 @@ func (s *Server) checkPages(ctx context.Context, mode string, rep *formats.Repor
 		pages = append(pages, reports.CheckPage{Page: p.Page, Total: total, JPEG: p.JPEG})
 	}
 	return pages, "", nil
+}
+
+// modelBytesField reads model_bytes, the byte budget of the model format
+// (`--model-bytes`; check: html too).
+func modelBytesField(req *request) (reports.ModelOptions, error) {
+	v, ok := req.fields["model_bytes"]
+	if !ok || v == "" {
+		return reports.ModelOptions{MaxBytes: reports.DefaultModelBytes}, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < reports.MinModelBytes {
+		return reports.ModelOptions{}, badField("model_bytes", "model_bytes %q: a number of bytes, at least %d (64 KiB)", v, reports.MinModelBytes)
+	}
+	return reports.ModelOptions{MaxBytes: n}, nil
 }
 
 // boolField reads a true/false field (absent: false).

@@ -41,6 +41,9 @@ type AuditRequest struct {
 	// only when ShowSet.
 	Show    int
 	ShowSet bool
+	// ModelBytes is the byte budget of the model format (0: the service's
+	// default, reports.DefaultModelBytes).
+	ModelBytes int
 }
 
 // Answer is a report the service answered.
@@ -69,6 +72,9 @@ func (c *Client) Audit(ctx context.Context, req AuditRequest) (*Answer, error) {
 		{"original_name", orPath(req.OriginalName, req.Original)}, {"edited_name", orPath(req.EditedName, req.Edited)}}
 	if req.ShowSet {
 		fields = append(fields, [2]string{"show", strconv.Itoa(req.Show)})
+	}
+	if req.ModelBytes > 0 {
+		fields = append(fields, [2]string{"model_bytes", strconv.Itoa(req.ModelBytes)})
 	}
 	files := [][2]string{{"edited", req.Edited}}
 	ans, err := c.post(ctx, PathAudit, append(fields, [2]string{"original_sha256", sha}), files)

@@ -45,7 +45,7 @@ func TestClients(t *testing.T) {
 		tsDir, _ := filepath.Abs("../examples/clients/typescript")
 		tsc := filepath.Join(tsDir, "node_modules/.bin/tsc")
 		if _, err := os.Stat(tsc); err != nil {
-			testdoc.Missing(t, "examples/clients/typescript/node_modules (npm ci there, done by scripts/setup.sh)")
+			testdoc.Missing(t, "examples/clients/typescript/node_modules (npm ci there: scripts/setup.sh)")
 		}
 		out := t.TempDir()
 		if b, err := exec.Command(tsc, "-p", tsDir, "--outDir", out).CombinedOutput(); err != nil {

@@ -14,18 +14,16 @@ import (
 )
 
 // TestOpenAPI validates api/openapi.yaml against the OpenAPI 3.0 schema
-// (api/validate.mjs: @apidevtools/swagger-parser, installed by
-// scripts/setup.sh with npm ci in api/) and checks that it describes this
-// server: its paths, each upload endpoint's fields exactly, and every
-// error code the server answers.
+// (tools/validate/openapi.mjs: @apidevtools/swagger-parser) and checks
+// that it describes this server: its paths, each upload endpoint's fields
+// exactly, and every error code the server answers.
 func TestOpenAPI(t *testing.T) {
-	node := testdoc.Tool(t, "node")
-	if _, err := os.Stat("../api/node_modules/@apidevtools/swagger-parser"); err != nil {
-		testdoc.Missing(t, "api/node_modules (npm ci in api/, done by scripts/setup.sh)")
+	v := testdoc.Validators(t)
+	spec, err := filepath.Abs("../api/openapi.yaml")
+	if err != nil {
+		t.Fatal(err)
 	}
-	cmd := exec.Command(node, "validate.mjs", "openapi.yaml")
-	cmd.Dir = "../api"
-	out, err := cmd.Output()
+	out, err := exec.Command("node", filepath.Join(v, "openapi.mjs"), spec).Output()
 	if err != nil {
 		msg := ""
 		if ee, ok := err.(*exec.ExitError); ok {

@@ -46,6 +46,7 @@ Examples:
 			renderFlag(),
 			&cli.IntFlag{Name: "show", Value: audit.DefaultShow, Usage: "changed pages shown as before/after images (0: none)"},
 			&cli.BoolFlag{Name: "restore", Usage: "when blocked, put the original back at EDITED (atomically)"},
+			modelBytesFlag(),
 			&cli.StringFlag{Name: "server", EnvVars: []string{"EDITAUDIT_SERVER"}, Usage: "audit through a running `editaudit serve` at this URL (its warm LibreOffice and store); the output is the same. Unreachable or busy: audited here. Not with --out or --restore"},
 			&cli.StringFlag{Name: "server-token-file", EnvVars: []string{"EDITAUDIT_SERVER_TOKEN_FILE"}, Usage: "file holding the bearer token of --server"},
 		},
@@ -57,11 +58,7 @@ func runAudit(c *cli.Context) error {
 	if c.NArg() != 2 {
 		return usageErr("audit needs ORIGINAL and EDITED (see editaudit audit --help)")
 	}
-	format := c.String("format")
-	if err := oneOf("format", format, reports.AuditFormats...); err != nil {
-		return err
-	}
-	mode, err := renderMode(c)
+	format, mode, mopts, err := outputOptions(c, reports.AuditFormats)
 	if err != nil {
 		return err
 	}
@@ -81,7 +78,7 @@ func runAudit(c *cli.Context) error {
 	if err := writableDir(out); err != nil {
 		return toolErr(err)
 	}
-	if done, err := auditByServer(c, format, mode, orig, edited); done || err != nil {
+	if done, err := auditByServer(c, format, mode, mopts.MaxBytes, orig, edited); done || err != nil {
 		return err
 	}
 	res, err := audit.Files(c.Context, orig, edited, audit.Options{
@@ -90,7 +87,7 @@ func runAudit(c *cli.Context) error {
 	if err != nil {
 		return toolErr(err)
 	}
-	write := func(w io.Writer) error { return reports.WriteAudit(w, res, format, reports.AuditOptions{}) }
+	write := func(w io.Writer) error { return reports.WriteAudit(w, res, format, reports.AuditOptions{Model: mopts}) }
 	if format == reports.FormatHTML && out != "" {
 		err = writeReport(c.App.Writer, out, "report.html", write)
 	} else {
@@ -110,7 +107,7 @@ func runAudit(c *cli.Context) error {
 // prints. done is false when the audit is to be made here: no server, --out
 // or --restore asked for (the service returns no files), or a service that
 // cannot be reached, is busy or takes smaller files (said on stderr).
-func auditByServer(c *cli.Context, format, mode, orig, edited string) (done bool, err error) {
+func auditByServer(c *cli.Context, format, mode string, modelBytes int, orig, edited string) (done bool, err error) {
 	url := c.String("server")
 	if url == "" {
 		return false, nil
@@ -128,7 +125,7 @@ func auditByServer(c *cli.Context, format, mode, orig, edited string) (done bool
 		cl.Token = strings.TrimSpace(string(b))
 	}
 	ans, err := cl.Audit(c.Context, serve.AuditRequest{Original: orig, Edited: edited, Format: format, Render: mode,
-		Show: c.Int("show"), ShowSet: true})
+		Show: c.Int("show"), ShowSet: true, ModelBytes: modelBytes})
 	var e *serve.Error
 	switch {
 	case err == nil:

@@ -32,7 +32,8 @@ Examples:
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output: text, json, model (content blocks with the first pages as images) or html"},
 			renderFlag(),
-			&cli.IntFlag{Name: "show", Value: 3, Usage: "pages attached as images by --format model and html"},
+			&cli.IntFlag{Name: "show", Value: reports.DefaultCheckPages, Usage: "most pages attached as images by --format model and html (then the --model-bytes budget decides)"},
+			modelBytesFlag(),
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "with --format html: write OUT/check.html instead of printing it"},
 			&cli.BoolFlag{Name: "parts", Usage: "include the per-part structure breakdown (json) or print it (text)"},
 		},
@@ -44,11 +45,7 @@ func runCheck(c *cli.Context) error {
 	if c.NArg() == 0 {
 		return usageErr("check needs at least one FILE (see editaudit check --help)")
 	}
-	format := c.String("format")
-	if err := oneOf("format", format, reports.CheckFormats...); err != nil {
-		return err
-	}
-	mode, err := renderMode(c)
+	format, mode, mopts, err := outputOptions(c, reports.CheckFormats)
 	if err != nil {
 		return err
 	}
@@ -66,7 +63,7 @@ func runCheck(c *cli.Context) error {
 		anyFatal = anyFatal || rep.Fatal()
 		reps = append(reps, rep)
 	}
-	opts := reports.CheckOptions{Parts: c.Bool("parts")}
+	opts := reports.CheckOptions{Parts: c.Bool("parts"), PageCap: c.Int("show"), Model: mopts}
 	if withPages {
 		opts.Pages, err = checkPages(c.Context, mode, reps[0], c.Int("show"), c.App.ErrWriter)
 		if err != nil {
@@ -88,7 +85,7 @@ func runCheck(c *cli.Context) error {
 	return nil
 }
 
-// checkPages renders the first n pages of a new file for --format model
+// checkPages renders the pages of a new file, up to n, for --format model
 // and html (check renders only for the formats that show pages, DESIGN.md;
 // unknown content is not rendered; HWPX goes through editaudit's converter). With --render auto a page
 // that cannot be drawn is said on stderr and the report goes without it.

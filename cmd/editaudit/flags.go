@@ -7,6 +7,7 @@ import (
 
 	"github.com/editaudit/editaudit/audit"
 	"github.com/editaudit/editaudit/baseline"
+	"github.com/editaudit/editaudit/reports"
 )
 
 // The flags and flag checks several commands share.
@@ -60,4 +61,33 @@ func show(c *cli.Context) int {
 		return n
 	}
 	return -1
+}
+
+// modelBytesFlag is --model-bytes of audit and check.
+func modelBytesFlag() cli.Flag {
+	return &cli.IntFlag{Name: "model-bytes", Value: reports.DefaultModelBytes,
+		Usage: "byte budget of the --format model output (check: also html); images beyond it are downscaled, then dropped, and the text says so"}
+}
+
+// modelOptions reads --model-bytes.
+func modelOptions(c *cli.Context) (reports.ModelOptions, error) {
+	n := c.Int("model-bytes")
+	if n < reports.MinModelBytes {
+		return reports.ModelOptions{}, usageErr("--model-bytes %d: at least %d (64 KiB)", n, reports.MinModelBytes)
+	}
+	return reports.ModelOptions{MaxBytes: n}, nil
+}
+
+// outputOptions reads what audit and check share: --format (one of
+// formats), --render and --model-bytes, checked.
+func outputOptions(c *cli.Context, formats []string) (format, mode string, mopts reports.ModelOptions, err error) {
+	format = c.String("format")
+	if err = oneOf("format", format, formats...); err != nil {
+		return
+	}
+	if mode, err = renderMode(c); err != nil {
+		return
+	}
+	mopts, err = modelOptions(c)
+	return
 }

@@ -189,3 +189,32 @@ func Tool(tb testing.TB, name string) string {
 	}
 	return p
 }
+
+// Validators returns the folder of the schema and lint checks run by
+// node (tools/validate: SARIF and Kubernetes schemas, the JUnit XSD, the
+// Dockerfile linter, playwright-core), after checking that node and its
+// packages are installed (scripts/setup.sh runs npm ci there); skips, or
+// fails under CI, when they are not.
+func Validators(tb testing.TB) string {
+	tb.Helper()
+	Tool(tb, "node")
+	dir, err := os.Getwd()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			tb.Fatal("testdoc: no go.mod above the test's folder")
+		}
+		dir = parent
+	}
+	v := filepath.Join(dir, "tools", "validate")
+	if _, err := os.Stat(filepath.Join(v, "node_modules", "ajv")); err != nil {
+		Missing(tb, "the validators in tools/validate (npm ci --prefix tools/validate)")
+	}
+	return v
+}

@@ -2,10 +2,10 @@
 // $refs (@apidevtools/swagger-parser), then prints the dereferenced
 // document as JSON on stdout, so that serve's TestOpenAPI can compare the
 // form fields it describes with the ones the server takes.
-// Usage: node validate.mjs openapi.yaml
+// Usage: node openapi.mjs api/openapi.yaml
 import SwaggerParser from "@apidevtools/swagger-parser";
 
-const file = process.argv[2] ?? "openapi.yaml";
+const file = process.argv[2] ?? "../../api/openapi.yaml";
 try {
   await SwaggerParser.validate(file);
   const api = await SwaggerParser.dereference(file);
