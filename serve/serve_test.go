@@ -546,7 +546,8 @@ func sample(t *testing.T, text, series string) float64 {
 
 // faultServer serves through the fault-injecting soffice stand-in of the
 // render tests (a document holding HANG hangs LibreOffice) with a short
-// deadline. The stand-in wraps batch conversions (files on the command
+// deadline (a hanging LibreOffice is idle and killed at it; a busy one on a
+// loaded machine gets more time). The stand-in wraps batch conversions (files on the command
 // line), so this server runs the batch engine; the warm engine's own hang
 // handling is tested in pixeldiff/render with its fault-injecting bridge.
 func faultServer(t *testing.T, workers, queue int) *running {
@@ -561,7 +562,7 @@ func faultServer(t *testing.T, workers, queue int) *running {
 	}
 	t.Setenv("EDITAUDIT_REAL_SOFFICE", real)
 	return start(t, Config{Workers: workers, Queue: queue, RenderMode: "on",
-		Render: render.Config{Engine: render.EngineBatch, Pool: render.PoolOptions{SofficePath: wrapper, Deadline: 4 * time.Second}}})
+		Render: render.Config{Engine: render.EngineBatch, Pool: render.PoolOptions{SofficePath: wrapper, Deadline: 8 * time.Second}}})
 }
 
 // stored rewrites a document with every part uncompressed and old replaced

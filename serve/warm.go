@@ -17,11 +17,14 @@ import (
 // warmSpecs are the documents rendered once at start-up, one per
 // LibreOffice application (Writer, Impress, Calc), so that the first
 // request does not pay for loading them, and a LibreOffice that cannot
-// render at all is seen before /healthz says ready.
+// render at all is seen before /healthz says ready. %d is the attempt:
+// each attempt renders other bytes, since the pool quarantines a document
+// that failed twice (a warm-up killed by a deadline on a loaded machine
+// must be able to succeed later).
 var warmSpecs = []struct{ ext, spec string }{
-	{".docx", `{"format":"docx","docx":{"body":[{"heading":{"level":1,"text":"editaudit warm-up"}},{"paragraph":{"text":"A page rendered when the service starts."}}]}}`},
-	{".pptx", `{"format":"pptx","pptx":{"slides":[{"title":"editaudit warm-up","body":[{"text":"A slide rendered when the service starts."}]}]}}`},
-	{".xlsx", `{"format":"xlsx","xlsx":{"sheets":[{"name":"Warm-up","rows":[["editaudit warm-up",1],["sum","=B1+1"]]}]}}`},
+	{".docx", `{"format":"docx","docx":{"body":[{"heading":{"level":1,"text":"editaudit warm-up"}},{"paragraph":{"text":"A page rendered when the service starts (attempt %d)."}}]}}`},
+	{".pptx", `{"format":"pptx","pptx":{"slides":[{"title":"editaudit warm-up","body":[{"text":"A slide rendered when the service starts (attempt %d)."}]}]}}`},
+	{".xlsx", `{"format":"xlsx","xlsx":{"sheets":[{"name":"Warm-up","rows":[["editaudit warm-up (attempt %d)",1],["sum","=B1+1"]]}]}}`},
 }
 
 // warmRetry is the pause between two warm-up attempts.
@@ -43,9 +46,9 @@ func (s *Server) warm() {
 		s.ready.Store(true)
 		return
 	}
-	for {
+	for attempt := 1; ; attempt++ {
 		start := time.Now()
-		err := s.warmOnce()
+		err := s.warmOnce(attempt)
 		if err == nil {
 			s.warmErr.Store(nil)
 			s.ready.Store(true)
@@ -67,7 +70,7 @@ func (s *Server) warm() {
 }
 
 // warmOnce renders one document of each kind.
-func (s *Server) warmOnce() error {
+func (s *Server) warmOnce(attempt int) error {
 	ctx, cancel := context.WithTimeout(s.base, 5*time.Minute)
 	defer cancel()
 	dir, err := os.MkdirTemp(s.tmp, "warm-")
@@ -76,7 +79,7 @@ func (s *Server) warmOnce() error {
 	}
 	defer os.RemoveAll(dir)
 	for _, w := range warmSpecs {
-		spec, err := synth.ParseSpec(strings.NewReader(w.spec))
+		spec, err := synth.ParseSpec(strings.NewReader(fmt.Sprintf(w.spec, attempt)))
 		if err != nil {
 			return fmt.Errorf("warm-up spec %s: %w", w.ext, err)
 		}
