@@ -106,6 +106,10 @@ func (o Options) show() int {
 // ErrNoRenderer is returned with RenderOn when LibreOffice is missing.
 var ErrNoRenderer = render.ErrNoRenderer
 
+// ErrNotInStore is returned by Reader for an original given by its sha256
+// alone when Options.Store holds no snapshot of it for this renderer.
+var ErrNotInStore = errors.New("audit: the original's snapshot is not in the store")
+
 // ErrRestoreNeedsFile is returned by Reader when opts.Restore is set: there
 // is no file to put the original back into.
 var ErrRestoreNeedsFile = errors.New("audit: Restore needs the edited file's path (use Files)")
@@ -114,10 +118,18 @@ var ErrRestoreNeedsFile = errors.New("audit: Restore needs the edited file's pat
 // blob from a database — for Reader. Name is what the result and its
 // messages call the document (a file name or a path; only its base name
 // and extension are ever used to name a file).
+//
+// An original may also be given by its sha256 alone (SHA256 set, R nil):
+// Reader then takes its snapshot from Options.Store, made earlier for the
+// same renderer toolchain (editaudit baseline, the service's
+// /v1/baseline), and returns ErrNotInStore when the store has none.
 type Source struct {
 	Name string
 	R    io.ReaderAt
 	Size int64
+	// SHA256 (lowercase hex) names an original already in the store; only
+	// read when R is nil.
+	SHA256 string
 }
 
 // SourceBytes is a Source over data held in memory.
@@ -174,23 +186,30 @@ func Reader(ctx context.Context, original, edited Source, opts Options) (*Result
 	if opts.Restore {
 		return nil, ErrRestoreNeedsFile
 	}
-	origBytes, err := original.read()
-	if err != nil {
-		return nil, err
+	orig := doc{name: original.Name, sha: original.SHA256}
+	if original.R != nil || original.SHA256 == "" {
+		b, err := original.read()
+		if err != nil {
+			return nil, err
+		}
+		orig = doc{name: original.Name, data: b}
+	} else if opts.Store == nil {
+		return nil, fmt.Errorf("%w: no store given", ErrNotInStore)
 	}
 	editedBytes, err := edited.read()
 	if err != nil {
 		return nil, err
 	}
-	return run(ctx, doc{name: original.Name, data: origBytes}, doc{name: edited.Name, data: editedBytes}, opts)
+	return run(ctx, orig, doc{name: edited.Name, data: editedBytes}, opts)
 }
 
 // doc is one side of an audit: the name the result uses, its bytes, and a
 // file holding those bytes for the renderer and Restore ("" when the
-// caller gave none: one is written when rendering needs it).
+// caller gave none: one is written when rendering needs it). An original
+// known only by its sha256 (sha set, data nil) comes from the store.
 type doc struct {
-	name, path string
-	data       []byte
+	name, path, sha string
+	data            []byte
 }
 
 // file is the path the renderer reads, or the name when nothing is
@@ -213,16 +232,19 @@ func run(ctx context.Context, orig, edited doc, opts Options) (*Result, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	contentDone := make(chan *content.Result, 1)
-	if contentOn {
+	switch {
+	case contentOn && orig.data == nil:
+		contentDone <- contentFailed("the original was given by its sha256 alone and the store keeps its snapshot, not the document: no content was compared (send the original itself to compare content)")
+	case contentOn:
 		go func() { contentDone <- diffContent(ctx, orig.data, edited.data, opts) }()
-	} else {
+	default:
 		contentDone <- content.Off()
 	}
 	// A byte-identical edit is neither rendered nor compared: its pages
 	// are the original's. No renderer is started for it (a shared one is
 	// used only to look the original's pages up in the store).
 	// With rendering off the pages stay "off".
-	identical := bytes.Equal(orig.data, edited.data) && opts.Render != "" && opts.Render != RenderOff
+	identical := orig.data != nil && bytes.Equal(orig.data, edited.data) && opts.Render != "" && opts.Render != RenderOff
 	renderer, closeR := opts.Renderer, func() {}
 	if !identical || opts.Render == RenderOn {
 		if renderer, closeR, err = opts.renderer(ctx); err != nil {
@@ -237,7 +259,7 @@ func run(ctx context.Context, orig, edited doc, opts Options) (*Result, error) {
 		}
 		defer os.RemoveAll(dir)
 		for i, d := range []*doc{&orig, &edited} {
-			if d.path == "" {
+			if d.path == "" && d.data != nil {
 				if d.path, err = writeTemp(filepath.Join(dir, strconv.Itoa(i)), d.name, d.data); err != nil {
 					return nil, err
 				}
@@ -253,6 +275,8 @@ func run(ctx context.Context, orig, edited doc, opts Options) (*Result, error) {
 	snapOpts := baseline.Options{Renderer: renderer, Limits: opts.Limits, Data: orig.data}
 	var snap *baseline.Snapshot
 	switch {
+	case orig.data == nil && orig.sha != "":
+		snap, err = storedSnapshot(ctx, opts.Store, orig, renderer)
 	case identical:
 		snap, err = identicalSnapshot(ctx, orig, renderer, opts)
 	case opts.Store != nil:
@@ -380,6 +404,36 @@ func diffContent(ctx context.Context, orig, edited []byte, opts Options) (r *con
 
 func contentFailed(msg string) *content.Result {
 	return &content.Result{Status: content.StatusPartial, Message: msg, Changes: []content.Change{}}
+}
+
+// storedSnapshot is the snapshot of an original known by its sha256 alone.
+func storedSnapshot(ctx context.Context, st *baseline.Store, orig doc, r *render.Renderer) (*baseline.Snapshot, error) {
+	if !IsSHA256(orig.sha) {
+		return nil, fmt.Errorf("audit: %q is not a sha256 (64 lowercase hex digits)", orig.sha)
+	}
+	snap, err := st.Get(orig.sha + "-" + baseline.ToolchainKey(ctx, r))
+	if errors.Is(err, baseline.ErrNotFound) {
+		return nil, fmt.Errorf("%w: %s", ErrNotInStore, orig.sha)
+	}
+	if err != nil {
+		return nil, err
+	}
+	snap.Report.Path = orig.name
+	return snap, nil
+}
+
+// IsSHA256 reports whether s is a sha256 as Source.SHA256 takes it: 64
+// lowercase hex digits.
+func IsSHA256(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // writeTemp writes data into a new folder dir as the base name of name, so
