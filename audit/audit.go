@@ -107,8 +107,8 @@ func (o Options) show() int {
 var ErrNoRenderer = render.ErrNoRenderer
 
 // ErrNotInStore is returned by Reader for an original given by its sha256
-// alone when Options.Store holds no snapshot of it for this renderer.
-var ErrNotInStore = errors.New("audit: the original's snapshot is not in the store")
+// alone when Options.Store does not hold that document.
+var ErrNotInStore = errors.New("audit: the original is not in the store")
 
 // ErrRestoreNeedsFile is returned by Reader when opts.Restore is set: there
 // is no file to put the original back into.
@@ -120,9 +120,11 @@ var ErrRestoreNeedsFile = errors.New("audit: Restore needs the edited file's pat
 // and extension are ever used to name a file).
 //
 // An original may also be given by its sha256 alone (SHA256 set, R nil):
-// Reader then takes its snapshot from Options.Store, made earlier for the
-// same renderer toolchain (editaudit baseline, the service's
-// /v1/baseline), and returns ErrNotInStore when the store has none.
+// Reader then reads it from Options.Store, which keeps every original it
+// made a snapshot of (editaudit baseline, the service's /v1/baseline)
+// beside the snapshot, and returns ErrNotInStore when the store has none.
+// The snapshot itself is the stored one when the store has it for this
+// renderer's toolchain, else it is made again from the stored document.
 type Source struct {
 	Name string
 	R    io.ReaderAt
@@ -186,15 +188,19 @@ func Reader(ctx context.Context, original, edited Source, opts Options) (*Result
 	if opts.Restore {
 		return nil, ErrRestoreNeedsFile
 	}
-	orig := doc{name: original.Name, sha: original.SHA256}
+	var orig doc
 	if original.R != nil || original.SHA256 == "" {
 		b, err := original.read()
 		if err != nil {
 			return nil, err
 		}
 		orig = doc{name: original.Name, data: b}
-	} else if opts.Store == nil {
-		return nil, fmt.Errorf("%w: no store given", ErrNotInStore)
+	} else {
+		b, err := storedOriginal(opts.Store, original.SHA256)
+		if err != nil {
+			return nil, err
+		}
+		orig = doc{name: original.Name, data: b}
 	}
 	editedBytes, err := edited.read()
 	if err != nil {
@@ -205,10 +211,9 @@ func Reader(ctx context.Context, original, edited Source, opts Options) (*Result
 
 // doc is one side of an audit: the name the result uses, its bytes, and a
 // file holding those bytes for the renderer and Restore ("" when the
-// caller gave none: one is written when rendering needs it). An original
-// known only by its sha256 (sha set, data nil) comes from the store.
+// caller gave none: one is written when rendering needs it).
 type doc struct {
-	name, path, sha string
+	name, path string
 	data            []byte
 }
 
@@ -232,19 +237,16 @@ func run(ctx context.Context, orig, edited doc, opts Options) (*Result, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	contentDone := make(chan *content.Result, 1)
-	switch {
-	case contentOn && orig.data == nil:
-		contentDone <- contentFailed("the original was given by its sha256 alone and the store keeps its snapshot, not the document: no content was compared (send the original itself to compare content)")
-	case contentOn:
+	if contentOn {
 		go func() { contentDone <- diffContent(ctx, orig.data, edited.data, opts) }()
-	default:
+	} else {
 		contentDone <- content.Off()
 	}
 	// A byte-identical edit is neither rendered nor compared: its pages
 	// are the original's. No renderer is started for it (a shared one is
 	// used only to look the original's pages up in the store).
 	// With rendering off the pages stay "off".
-	identical := orig.data != nil && bytes.Equal(orig.data, edited.data) && opts.Render != "" && opts.Render != RenderOff
+	identical := bytes.Equal(orig.data, edited.data) && opts.Render != "" && opts.Render != RenderOff
 	renderer, closeR := opts.Renderer, func() {}
 	if !identical || opts.Render == RenderOn {
 		if renderer, closeR, err = opts.renderer(ctx); err != nil {
@@ -275,8 +277,6 @@ func run(ctx context.Context, orig, edited doc, opts Options) (*Result, error) {
 	snapOpts := baseline.Options{Renderer: renderer, Limits: opts.Limits, Data: orig.data}
 	var snap *baseline.Snapshot
 	switch {
-	case orig.data == nil && orig.sha != "":
-		snap, err = storedSnapshot(ctx, opts.Store, orig, renderer)
 	case identical:
 		snap, err = identicalSnapshot(ctx, orig, renderer, opts)
 	case opts.Store != nil:
@@ -406,20 +406,20 @@ func contentFailed(msg string) *content.Result {
 	return &content.Result{Status: content.StatusPartial, Message: msg, Changes: []content.Change{}}
 }
 
-// storedSnapshot is the snapshot of an original known by its sha256 alone.
-func storedSnapshot(ctx context.Context, st *baseline.Store, orig doc, r *render.Renderer) (*baseline.Snapshot, error) {
-	if !IsSHA256(orig.sha) {
-		return nil, fmt.Errorf("audit: %q is not a sha256 (64 lowercase hex digits)", orig.sha)
+// storedOriginal is the document whose sha256 is sha, from the store
+// (kept there beside its snapshots when it was made), or ErrNotInStore.
+func storedOriginal(st *baseline.Store, sha string) ([]byte, error) {
+	if !IsSHA256(sha) {
+		return nil, fmt.Errorf("audit: %q is not a sha256 (64 lowercase hex digits)", sha)
 	}
-	snap, err := st.Get(orig.sha + "-" + baseline.ToolchainKey(ctx, r))
+	if st == nil {
+		return nil, fmt.Errorf("%w: no store given", ErrNotInStore)
+	}
+	b, err := st.Document(sha)
 	if errors.Is(err, baseline.ErrNotFound) {
-		return nil, fmt.Errorf("%w: %s", ErrNotInStore, orig.sha)
+		return nil, fmt.Errorf("%w: %s", ErrNotInStore, sha)
 	}
-	if err != nil {
-		return nil, err
-	}
-	snap.Report.Path = orig.name
-	return snap, nil
+	return b, err
 }
 
 // IsSHA256 reports whether s is a sha256 as Source.SHA256 takes it: 64

@@ -143,7 +143,7 @@ func (s *Server) auditErr(err error) error {
 	switch {
 	case errors.Is(err, audit.ErrNotInStore):
 		return &Error{Status: http.StatusNotFound, Code: "not_in_store", Field: "original_sha256",
-			Message: "the server's store has no snapshot of original_sha256 for its renderer; store it first with POST /v1/baseline (field file), or send the original itself"}
+			Message: "the server's store does not hold the document original_sha256 names; store it first with POST /v1/baseline (field file), or send the original itself"}
 	case errors.Is(err, render.ErrNoRenderer):
 		return s.noRenderer()
 	}
