@@ -214,7 +214,7 @@ func Reader(ctx context.Context, original, edited Source, opts Options) (*Result
 // caller gave none: one is written when rendering needs it).
 type doc struct {
 	name, path string
-	data            []byte
+	data       []byte
 }
 
 // file is the path the renderer reads, or the name when nothing is

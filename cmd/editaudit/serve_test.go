@@ -90,7 +90,7 @@ func TestServiceEqualsCLI(t *testing.T) {
 	}
 	dir := t.TempDir()
 	t.Chdir(dir)
-	code, _, stderr := cliRun(t, "corpus", "synth", filepath.Join(cwd(t), "../../examples/specs/contract.json"), "contract.docx")
+	code, _, stderr := cliRun(t, "corpus", "synth", "--fixtures", "--render", "off", filepath.Join(cwd(t), "../../examples/specs/contract.json"), "contract.docx")
 	if code != 0 {
 		t.Fatalf("synth: %s", stderr)
 	}
