@@ -219,6 +219,9 @@ def _(src, dest):
       "spec")
 def _(src, dest):
     p = Pkg(src)
+    # the header as a minimal generator writes it: no w14 declared (and none ignorable)
+    p.sub("word/header1.xml", r' xmlns:w14="[^"]*"', "")
+    p.sub("word/header1.xml", r'mc:Ignorable="w14 wp14"', 'mc:Ignorable="wp14"')
     p.sub("word/header1.xml", r"<w:p[ >]", lambda m: '<w:p w14:paraId="1A2B3C4D"' + m.group(0)[4:])
     p.save(dest)
 
@@ -357,7 +360,7 @@ def _(src, dest):
 @case("w-nan-measure", "NaN in a numeric attribute", "Word",
       "JavaScript generator writing an unset indent/size (String(NaN))",
       "docx/docx4j_toc.docx", "fatal",
-      "genspark-ai/genoffice#556 ('NaN/Infinity wrote w:val=NaN … corrupt OOXML', merged fix); "
+      "open-xml-templating/docxtemplater#753 (a NaN written by the image module: Word calls the file corrupted); "
       "gitbrent/PptxGenJS#1440 (the same NaN in PowerPoint: repair); ECMA-376 Part 1 §17.3.2.38 "
       "(ST_HpsMeasure)", "single")
 def _(src, dest):
@@ -471,9 +474,9 @@ def _(src, dest):
 @case("p-dup-slide-shared-notes", "two slides sharing one notes slide", "PowerPoint",
       "python-pptx duplicate-slide recipe that copies every relationship, notesSlide included",
       "pptx/poi_real-deck-HowWeRefactor.pptx", "fatal",
-      "scanny/python-pptx#961, #688 (the recipes skip the notesSlide relationship: 'Make sure we don't "
-      "copy a notesSlide relation'; with it PowerPoint reports the file corrupted); ECMA-376 Part 1 "
-      "§13.3.5 (a notes slide belongs to one slide: its slide relationship points back)", "single")
+      "scanny/python-pptx#132, #688, #961 (every duplicate-slide recipe skips the notesSlide relationship, "
+      "'Make sure we don't copy a notesSlide relation'; #961 reports recipe output PowerPoint calls corrupted, the "
+      "cause not isolated); ECMA-376 Part 1 §13.3.5 (a notes slide belongs to one slide)", "inferred")
 def _(src, dest):
     p = Pkg(src)
     names = p.names()
@@ -520,7 +523,7 @@ def _(src, dest):
       "pptx/poi_real-deck-HowWeRefactor.pptx", "fatal",
       "dream-num/dsh-univer-office#44 (srgbClr val=\"RGBA(…)\": PowerPoint's repair prompt, control "
       "experiment with hex opens); gitbrent/PptxGenJS#588 (colour 'White' instead of FFFFFF: repair); "
-      "ChristopherVR/pptx-viewer#67 ('#'-prefixed hex: repair); ECMA-376 Part 1 §20.1.10.48 "
+      "ChristopherVR/pptx-viewer#67 ('#'-prefixed hex: repair); hyperlight-dev/hyperagent#115; ECMA-376 Part 1 §20.1.10.48 "
       "ST_HexColorRGB", "confirmed")
 def _(src, dest):
     p = Pkg(src)
@@ -531,8 +534,8 @@ def _(src, dest):
 @case("p-table-cell-removed", "table row with fewer cells than grid columns", "PowerPoint",
       "python-pptx column delete recipe that removes a:tc from one row but not the a:gridCol",
       "pptx/pptx_tbl-cell.pptx", "fatal",
-      "gitbrent/PptxGenJS#675, #1168 (table rows whose cells do not fill the grid: 'needs repair'); "
-      "ECMA-376 Part 1 §21.1.3.16 (a:tr holds one a:tc per grid column, hMerge for spans)", "single")
+      "ECMA-376 Part 1 §21.1.3.16 (a:tr holds one a:tc per grid column, hMerge for spans); gitbrent/PptxGenJS#675 and "
+      "#1168 report repairs of generated tables but do not show this defect as the cause", "inferred")
 def _(src, dest):
     p = Pkg(src)
     p.sub("ppt/slides/slide1.xml", r"(<a:tr [^>]*>)<a:tc>.*?</a:tc>", r"\1", flags=re.S)
@@ -662,23 +665,6 @@ if openpyxl:
             wb.worksheets[0].title = "Quarterly revenue by region and product"
         wb.save(dest)
 
-    @case("x-openpyxl-nan", "NaN as a cell value", "Excel", "openpyxl: ws['A1'] = float('nan')",
-          "xlsx/excelize_Book1.xlsx", "fatal",
-          "SheetJS/sheetjs#679 (a non-number in <v>: 'Excel found unreadable content'); DEFECTS.md",
-          "confirmed")
-    def _(src, dest):
-        wb = openpyxl.load_workbook(corpus(src))
-        wb.worksheets[0]["H3"] = float("nan")
-        wb.save(dest)
-
-    @case("x-openpyxl-long-text", "cell text over 32,767 characters", "Excel",
-          "openpyxl: a pasted log written into one cell", "xlsx/excelize_Book1.xlsx", "fatal",
-          "DEFECTS.md (REPAIR, truncated, confirmed)", "confirmed")
-    def _(src, dest):
-        wb = openpyxl.load_workbook(corpus(src))
-        wb.worksheets[0]["H4"] = "x" * 40000
-        wb.save(dest)
-
     @case("x-openpyxl-merge-overlap", "overlapping merged ranges", "Excel",
           "openpyxl: merge_cells on two overlapping ranges", "xlsx/excelize_Book1.xlsx", "fatal",
           "DEFECTS.md ('Removed Records: Merge cells', confirmed)", "confirmed")
@@ -726,9 +712,58 @@ if openpyxl:
         wb.save(dest)
 
 
+@case("x-nan-value", "NaN as a cell value", "Excel",
+      "hand-rolled writer formatting a float with '%s' (Python str(float('nan')) = 'nan'; openpyxl itself writes an empty <v>)",
+      "xlsx/oxsdk_basicspreadsheet.xlsx", "fatal",
+      "dtjohnson/xlsx-populate#112 (a NaN value: 'an error while opening the document'); jmcnamara/libxlsxwriter#268 "
+      "(NaN doubles: 'Repaired Records: Cell information'); SheetJS/sheetjs#679; "
+      "ECMA-376 Part 1 §18.3.1.96 (v of a t=\"n\" cell is an xsd:double lexical form: NaN, not nan)",
+      "confirmed")
+def _(src, dest):
+    p = Pkg(src)
+    p.sub("xl/worksheets/sheet1.xml", r'(<c r="G1">)<v>1</v>', r"\1<v>%s</v>" % float("nan"))
+    p.save(dest)
+
+
+@case("x-long-shared-string", "cell text over 32,767 characters", "Excel",
+      "string edit pasting a log into a shared string (openpyxl and XlsxWriter truncate or refuse; a string edit does not)",
+      "xlsx/oxsdk_basicspreadsheet.xlsx", "fatal",
+      "dfinke/ImportExcel#1422 ('Repaired Records: String properties from /xl/sharedStrings.xml part'); "
+      "tealeg/xlsx#173 (the same repair); ycphs/openxlsx#145 and dhatim/fastexcel#318 (over 32,767 characters: "
+      "Excel's repair prompt, the text truncated)", "confirmed")
+def _(src, dest):
+    p = Pkg(src)
+    p.sub("xl/sharedStrings.xml", r"<t>([^<]+)</t>", lambda m: "<t>" + m.group(1) + " " + "log line; " * 4000 + "</t>")
+    p.save(dest)
+
+
+@case("x-sheet-name-case-duplicate", "two sheets whose names differ only in case", "Excel",
+      "string edit renaming a sheet in workbook.xml to a name that exists in another case",
+      "xlsx/poi_SampleSS.strict.xlsx", "fatal",
+      "ClosedXML/ClosedXML#378 ('content_Scripts…' and 'Content_Scripts…': Excel reports an error); "
+      "PHPOffice/PhpSpreadsheet#541 (titles differing in case: 'Excel … complains about it'); exceljs/exceljs#1064",
+      "confirmed")
+def _(src, dest):
+    p = Pkg(src)
+    p.sub("xl/workbook.xml", r'name="Sheet3"', 'name="FIRST SHEET"')
+    p.save(dest)
+
+
+@case("x-drawing-rel-removed", "r:id naming no relationship (worksheet drawing)", "Excel",
+      "partial deletion: a sheet's drawing relationship removed from its .rels, <drawing r:id> left",
+      "xlsx/excelize_Book1.xlsx", "fatal",
+      "productdevbook/hucre#367 (a <picture r:id> whose relationship was never written: 'Excel reports that as "
+      "unreadable content'); anthropics/skills#1060 (an r:id naming no relationship: the application refuses)",
+      "single")
+def _(src, dest):
+    p = Pkg(src)
+    p.sub("xl/worksheets/_rels/sheet1.xml.rels", r'<Relationship [^>]*relationships/drawing"[^>]*/>', "")
+    p.save(dest)
+
+
 @case("x-activetab-out-of-range", "activeTab past the last sheet", "Excel",
       "partial deletion: the active last sheet removed from workbook.xml, workbookView left",
-      "xlsx/poi_SampleSS.strict.xlsx", "fatal",
+      "xlsx/xlsxwriter_chartsheet01.xlsx", "fatal",
       "JanMarvin/openxlsx2#793 (the active last tab removed, activeTab never updated: 'Excel "
       "complained'); EPPlusSoftware/EPPlus#339", "single")
 def _(src, dest):
@@ -897,6 +932,29 @@ def _(src, dest):
     p.save(dest)
 
 
+@case("h-container-missing", "META-INF/container.xml missing", "Hangul",
+      "zip repack of only mimetype and Contents/ (a generator that writes the parts it knows)",
+      "hwpx/pyhwpx_form_002.hwpx", "fatal",
+      "chrisryugj/kordoc#4 (an HWPX without META-INF/container.xml, among other gaps: Hangul for macOS calls it "
+      "damaged and does not open it; the fix, kordoc#9, adds container.xml); OCF 3.0 §3.5.1 (container.xml is required)",
+      "single")
+def _(src, dest):
+    p = Pkg(src)
+    p.delete("META-INF/container.xml")
+    p.save(dest)
+
+
+@case("h-mimetype-missing", "mimetype entry missing", "Hangul",
+      "zip -r of the unpacked folder's subfolders only (mimetype, a loose top-level file, left out)",
+      "hwpx/hwpxlib_SimpleTable.hwpx", "fatal",
+      "OCF 3.0 §3.3 (the mimetype file is required and first; HWPX, KS X 6101, packages as OCF); "
+      "DEFECTS.md (Hangul does not recognise the package)", "spec")
+def _(src, dest):
+    p = Pkg(src)
+    p.delete("mimetype")
+    p.save(dest)
+
+
 # ========================================================= package: defects
 
 @case("k-rels-duplicate-id", "two relationships with one Id", "Word",
@@ -917,6 +975,46 @@ def _(src, dest):
       "EvotecIT/OfficeIMO#1782", "confirmed", out_ext=".docx")
 def _(src, dest):
     Pkg(src).save(dest)
+
+
+@case("k-data-after-root", "data after the root element", "Word",
+      "part rewritten in place without truncating (open(..., 'r+').write of a shorter text): the old tail stays after </w:document>",
+      "docx/docx4j_toc.docx", "fatal",
+      "XML 1.0 §2.1 (document ::= prolog element Misc*: nothing but comments, PIs and white space after the root); "
+      "EWSoftware/SHFB#412 and terrajobst/xsddoc#4 (an ill-formed document.xml: Word 'cannot be opened because there are "
+      "problems with the contents', Location: Part /word/document.xml, Line, Column)", "spec")
+def _(src, dest):
+    p = Pkg(src)
+    old = p.get("word/document.xml")
+    new = p.text("word/document.xml").replace("United Nations Declaration", "UN Declaration", 1).encode("utf-8")
+    p.put("word/document.xml", new + old[len(new):])  # what an untruncated in-place write leaves
+    p.save(dest)
+
+
+@case("k-header-override-missing", "part typed by a wrong Default content type", "Word",
+      "hand-written [Content_Types].xml: Default xml = the main document type, no Override for the header",
+      "docx/docx4j_sample-docx.docx", "fatal",
+      "openxml/openxml-docx#73 (the header's Override not written, so Word sees the header with the main document's "
+      "type: 'Word isn't happy with the generated document'); OPC Part 2 §10.1.2.4", "single")
+def _(src, dest):
+    p = Pkg(src)
+    main = "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"
+    p.sub("[Content_Types].xml", r'<Default Extension="xml" ContentType="application/xml"/>',
+          '<Default Extension="xml" ContentType="%s"/>' % main)
+    remove_override(p, "word/header1.xml")
+    p.save(dest)
+
+
+@case("k-main-override-missing", "main part without its content type", "Word",
+      "[Content_Types].xml regenerated from file extensions only (Defaults, no Overrides for the main part)",
+      "docx/docx4j_toc.docx", "fatal",
+      "OPC Part 2 §10.1.2.4 and ECMA-376 Part 1 §11.3.10 (the main document part has the content type "
+      "…document.main+xml; application/xml is no Word part); plutext/docx4j#46 (a package typed only by Defaults: "
+      "'Unexpected package'); DEFECTS.md (REFUSE)", "spec")
+def _(src, dest):
+    p = Pkg(src)
+    remove_override(p, "word/document.xml")
+    p.save(dest)
 
 
 # ================================================================== benign
