@@ -321,7 +321,8 @@ if True:
     @case("w-abstractnum-removed", "w:num naming a missing w:abstractNum", "Word",
           "partial deletion: the abstract numbering definitions removed from numbering.xml",
           "docx/docx4j_sample-docx.docx", "fatal",
-          "DEFECTS.md (REPAIR, single report); ECMA-376 Part 1 §17.9.2", "single")
+          "ECMA-376 Part 1 §17.9.2 (w:abstractNumId names an abstractNum); no public report isolates Word's reaction "
+          "(DEFECTS.md grades it repair from one report)", "inferred")
     def _(src, dest):
         p = Pkg(src)
         p.sub("word/numbering.xml", r"<w:abstractNum .*?</w:abstractNum>", "", count=0, flags=re.S)
@@ -509,7 +510,8 @@ def _(src, dest):
 @case("p-sldid-duplicate", "two sldId with one id", "PowerPoint",
       "reorder recipe that copies a sldId element instead of moving it, then retargets r:id",
       "pptx/oxsdk_typical-deck.pptx", "fatal",
-      "DEFECTS.md (duplicate slide ids: REPAIR, confirmed)", "confirmed")
+      "scanny/python-pptx#89 (a duplicate slide id: PowerPoint's warning); anthropics/skills#508 (duplicate sldId "
+      "from a slide-adding script)", "confirmed")
 def _(src, dest):
     p = Pkg(src)
     t = p.text("ppt/presentation.xml")
@@ -656,7 +658,9 @@ if openpyxl:
 
     @case("x-openpyxl-title-too-long", "sheet name over 31 characters", "Excel",
           "openpyxl: ws.title set to a 40-character name (openpyxl only warns)",
-          "xlsx/excelize_Book1.xlsx", "fatal", "DEFECTS.md (REPAIR, confirmed)", "confirmed")
+          "xlsx/excelize_Book1.xlsx", "fatal",
+          "mk-j/PHP_XLSXWriter#78, awalker89/openxlsx#65, advisr-io/excel4node#84 (a sheet name over 31 characters: "
+          "Excel's repair prompt, the name truncated)", "confirmed")
     def _(src, dest):
         import warnings
         wb = openpyxl.load_workbook(corpus(src))
@@ -667,7 +671,8 @@ if openpyxl:
 
     @case("x-openpyxl-merge-overlap", "overlapping merged ranges", "Excel",
           "openpyxl: merge_cells on two overlapping ranges", "xlsx/excelize_Book1.xlsx", "fatal",
-          "DEFECTS.md ('Removed Records: Merge cells', confirmed)", "confirmed")
+          "jmcnamara/XlsxWriter#687 ('Removed Records: Merge cells', caused by overlapping merges); "
+          "abap2xlsx/abap2xlsx#361 (overlapping merges: 'unreadable content'); tealeg/xlsx#483", "confirmed")
     def _(src, dest):
         wb = openpyxl.load_workbook(corpus(src))
         ws = wb.worksheets[0]
@@ -691,8 +696,9 @@ if openpyxl:
 
     @case("x-openpyxl-dv-list-long", "list validation over 255 characters", "Excel",
           "openpyxl: DataValidation(type='list', formula1='\"a,b,…\"') from a long list",
-          "xlsx/excelize_Book1.xlsx", "fatal", "DEFECTS.md (REPAIR, validation removed, confirmed)",
-          "confirmed")
+          "xlsx/excelize_Book1.xlsx", "fatal",
+          "jmcnamara/XlsxWriter#89 (a literal list over 255 characters: 'Removed Feature: Data validation'); "
+          "ClosedXML/ClosedXML#1016; seek4science/seek#551", "confirmed")
     def _(src, dest):
         from openpyxl.worksheet.datavalidation import DataValidation
         wb = openpyxl.load_workbook(corpus(src))
@@ -797,7 +803,9 @@ def _(src, dest):
 
 @case("x-sheet-copied-sst", "shared-string index beyond the table", "Excel",
       "copy-paste: cells copied from another workbook keep their shared-string indices",
-      "xlsx/excelize_Book1.xlsx", "fatal", "DEFECTS.md (REPAIR with cells removed)", "single")
+      "xlsx/excelize_Book1.xlsx", "fatal",
+      "GDKsoftware/OfficeXML4D#6 (a t=\"s\" cell whose index is outside the shared-string table: 'Removed records: "
+      "cell information from sheet1.xml', the cells dropped)", "single")
 def _(src, dest):
     p = Pkg(src)
     p.sub("xl/worksheets/sheet1.xml", r'(<c r="[A-Z]+\d+"[^>]*t="s"[^>]*>)<v>\d+</v>', r"\1<v>9999</v>")
@@ -836,7 +844,9 @@ def _(src, dest):
 
 @case("x-table-copied-id", "two tables with one id", "Excel",
       "copy-paste: a table part copied for a duplicated sheet, id and name kept",
-      "xlsx/oxsdk_FamilyBudget.xltx", "fatal", "DEFECTS.md (REPAIR, confirmed)", "confirmed")
+      "xlsx/oxsdk_FamilyBudget.xltx", "fatal",
+      "JanMarvin/openxlsx2#1151 (two tables with one id: Excel reports an invalid file and offers a repair); "
+      "EPPlusSoftware/EPPlus#1634", "confirmed")
 def _(src, dest):
     p = Pkg(src)
     t1 = p.text("xl/tables/table1.xml")
