@@ -15,16 +15,9 @@ import (
 // (content models) or WorkbookRules (references), with its evidence;
 // VALIDATION.md lists the same rows.
 
-// CellRule is one rule about what a cell or formula may hold.
-type CellRule struct {
-	Code     string
-	Grade    formats.Grade
-	When     string
-	Evidence string
-}
-
-// CellRules are the formula rules of the held-out round.
-var CellRules = []CellRule{
+// CellRules are the formula rules of the held-out round (rows of the
+// same shape as WorkbookRules; VALIDATION.md lists them as content models).
+var CellRules = []WorkbookRule{
 	{Code: CodeFormulaSyntax, Grade: formats.Fatal, When: "a formula that ends with a binary operator (=, <, >, &, +, -, *, /, ^): text such as \"=== Totals ===\" written as a formula",
 		Evidence: "jmcnamara/XlsxWriter#962 (\"====new line===\" written as a formula: Excel reports the file corrupt); mk-j/PHP_XLSXWriter#147 and #232 (a string starting with = written as a formula: \"Excel found unreadable content\"); cxn03651/write_xlsx#129 (a line starting with = inside a text: \"We found a problem with some content\" and a repair)"},
 	{Code: CodeSharedFormula, Grade: formats.Fatal, When: "cells of a shared formula (<f t=\"shared\" si=\"n\"/>) whose master cell (the one with the formula text and ref) no longer holds it",
