@@ -103,7 +103,7 @@ func (h *calcChainHandler) Start(e *formats.Element) {
 		h.last = strings.TrimSpace(i)
 	}
 	r, _ := attr(e, "r")
-	col, row, ok := cellRef(strings.TrimSpace(r))
+	col, row, ok := CellRef(strings.TrimSpace(r))
 	if !ok || h.last == "" {
 		return
 	}
