@@ -45,12 +45,18 @@ type Pages struct {
 	Notice string   `json:"notice,omitempty"`
 	Notes  []string `json:"notes,omitempty"`
 
-	pdfPath string // the rendered PDF until it is stored or removed
+	pdfPath string                    // the rendered PDF until it is stored or removed
+	kept    map[int]*pixeldiff.Raster // rasters kept while signing (RenderPagesWith)
 }
 
 // PDFPath is the rendered PDF of a Pages fresh from RenderPages ("" once
 // stored, or when not rendered). The caller owns the file.
 func (p Pages) PDFPath() string { return p.pdfPath }
+
+// Kept are the page rasters a Pages fresh from RenderPagesWith kept, by
+// page number (nil when none): drawn once for signing, reused to compare
+// and show those pages.
+func (p Pages) Kept() map[int]*pixeldiff.Raster { return p.kept }
 
 // Snapshot is everything an audit needs of an original: its inspection
 // report (findings, counts, sites) and its pages.
@@ -168,11 +174,17 @@ func inspectDoc(ctx context.Context, path string, opts Options) (*formats.Report
 // bands nil detects the document's own bands (an original); an edited file
 // passes its original's bands.
 func RenderPages(ctx context.Context, r *render.Renderer, path string, f formats.Format, bands *pixeldiff.Bands) (Pages, error) {
+	return RenderPagesWith(ctx, r, path, f, render.SignOptions{Bands: bands})
+}
+
+// RenderPagesWith is RenderPages with the signing options: the bands, and
+// which page rasters to keep (Pages.Kept).
+func RenderPagesWith(ctx context.Context, r *render.Renderer, path string, f formats.Format, so render.SignOptions) (Pages, error) {
 	tc := r.Toolchain(ctx)
 	if f == formats.Unknown {
 		return Pages{Status: PagesUnsupported, Message: "the file is not a document LibreOffice can render", Toolchain: tc.String()}, nil
 	}
-	pp, err := r.RenderSigs(ctx, path, bands)
+	pp, err := r.Sign(ctx, path, so)
 	if err != nil {
 		if errors.Is(err, render.ErrNoRenderer) || ctx.Err() != nil {
 			return Pages{}, errors.Join(ctx.Err(), err)
@@ -194,5 +206,5 @@ func RenderPages(ctx context.Context, r *render.Renderer, path string, f formats
 		return Pages{Status: PagesFailed, Message: fmt.Sprintf("reading the rendered PDF: %v", err), Toolchain: tc.String()}, nil
 	}
 	return Pages{Status: PagesOK, Sigs: pp.Sigs, Sizes: pp.Sizes, Bands: pp.Bands, PDFSHA256: sum, Toolchain: tc.String(),
-		Notice: pp.Notice, Notes: pp.Notes, pdfPath: pp.PDF}, nil
+		Notice: pp.Notice, Notes: pp.Notes, pdfPath: pp.PDF, kept: pp.Kept}, nil
 }

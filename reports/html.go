@@ -28,6 +28,12 @@ type HTMLOptions struct {
 	Version string
 	// MaxFindings caps the findings table (0: DefaultHTMLMaxFindings).
 	MaxFindings int
+	// LinkImages links a shown page whose composite was also written
+	// beside the report (its Image, relative to the report's folder)
+	// instead of embedding a base64 copy: each image is then stored once,
+	// and the report needs its pages/ folder. Pages without an Image are
+	// embedded either way.
+	LinkImages bool
 	// MaxContentChanges caps the content redline (0:
 	// DefaultHTMLMaxContentChanges).
 	MaxContentChanges int
@@ -35,8 +41,8 @@ type HTMLOptions struct {
 
 // WriteHTML writes r as one self-contained HTML file (`--format html`): no
 // external resource, no script; the page images are embedded as data: URIs
-// (a shown page without JPEG bytes falls back to a link to its Image,
-// relative to the output folder). It holds the verdict banner, the new
+// (a shown page without JPEG bytes, or any page with an Image under
+// LinkImages, is a link to its Image, relative to the output folder). It holds the verdict banner, the new
 // findings with grade, part, line:column, locator, message and fix, the
 // original's problems in one line, the structure table with shrunk metrics
 // highlighted, the content changes as a redline per location (deletions
@@ -233,7 +239,7 @@ func auditView(r *audit.Result, opts HTMLOptions) view {
 		opts.MaxContentChanges = DefaultHTMLMaxContentChanges
 	}
 	v.Content = contentOf(r, opts.MaxContentChanges)
-	v.Pages = pagesOf(r)
+	v.Pages = pagesOf(r, opts)
 	if missing {
 		v.Structure = countsView("Structure of the original", r.Structure.Before)
 		v.Structure.Note = "Not compared: there is no edited file to read."
@@ -455,7 +461,7 @@ func structureOf(s *audit.Structure) structureView {
 	return v
 }
 
-func pagesOf(r *audit.Result) pagesView {
+func pagesOf(r *audit.Result, opts HTMLOptions) pagesView {
 	p := &r.Pages
 	switch p.Status {
 	case audit.PagesOK:
@@ -520,10 +526,11 @@ func pagesOf(r *audit.Result) pagesView {
 				f.Badge = "header/footer"
 			}
 		}
+		local := s.Image != "" && filepath.IsLocal(filepath.FromSlash(s.Image))
 		switch {
-		case len(s.JPEG) > 0:
+		case len(s.JPEG) > 0 && !(opts.LinkImages && local):
 			f.Src = dataURI(s.JPEG)
-		case s.Image != "" && filepath.IsLocal(filepath.FromSlash(s.Image)):
+		case local:
 			f.Src = template.URL(s.Image) // relative to the output folder
 		default:
 			f.Missing = "image not available"

@@ -146,10 +146,11 @@ func runInit(ctx context.Context, exe, dir, tmp string, deadline time.Duration) 
 type xcuSetting struct{ path, name, typ, value string }
 
 // addSettings adds settings to a registrymodifications.xcu (creating it
-// when LibreOffice did not). It is the one place a LibreOffice profile gets
-// its settings: every Converter that starts LibreOffice (the batch Pool, a
-// warm UNO listener) calls it on its profile with profileSettings, so that
-// all render alike and ProfileKey describes them.
+// when LibreOffice did not). It is the one place a LibreOffice profile
+// gets its settings: every Converter that starts LibreOffice (the batch
+// Pool, a warm UNO listener) renders on a copy of the template made with
+// profileSettings, so that all render alike and ProfileKey describes them;
+// the batch Pool's recalculating runs add recalcSettings to a copy.
 func addSettings(xcu string, settings []xcuSetting) error {
 	var items bytes.Buffer
 	for _, s := range settings {
