@@ -456,16 +456,13 @@ func fbPagesLines(p *Pages) []string {
 	}
 	var shown []string
 	for _, s := range p.Shown {
-		shown = append(shown, fbShownRef(s))
+		shown = append(shown, fbShownRef(s, p))
 	}
 	add("shown as before | after images", shown)
 	if len(p.NotShown) > 0 {
-		budget := fmt.Sprintf("not shown: --show %d", len(p.Shown))
-		if len(p.Shown) > 0 {
-			items = append(items, fmt.Sprintf("- %s %s also changed (%s).", plural.Word(len(p.NotShown), "page", "pages"), fbCapList(fbInts(p.NotShown)), budget))
-		} else {
-			items = append(items, fmt.Sprintf("- %s %s changed (%s).", plural.Word(len(p.NotShown), "page", "pages"), fbCapList(fbInts(p.NotShown)), budget))
-		}
+		// Named above as changed, moved, inserted, deleted or header-only;
+		// here only that they have no image.
+		items = append(items, fmt.Sprintf("- not shown as images (--show %d): %s.", len(p.Shown), fbCapList(fbInts(p.NotShown))))
 	}
 	return append([]string{head + ":"}, items...)
 }
@@ -515,13 +512,19 @@ func fbPageRef(before, after int) string {
 }
 
 // fbShownRef names a shown page: "6 (was 5)", "3 (inserted)", "original 4
-// (deleted)".
-func fbShownRef(s ShownPage) string {
+// (deleted)", and "3 (reflowed)" for a page without a partner whose content
+// is the original's (the overflow of a reflow: neither inserted nor
+// deleted).
+func fbShownRef(s ShownPage, p *Pages) string {
 	switch {
-	case s.After == 0:
+	case s.After == 0 && slices.Contains(p.Deleted, s.Before):
 		return fmt.Sprintf("original %d (deleted)", s.Before)
-	case s.Before == 0:
+	case s.After == 0:
+		return fmt.Sprintf("original %d (reflowed)", s.Before)
+	case s.Before == 0 && slices.Contains(p.Inserted, s.After):
 		return fmt.Sprintf("%d (inserted)", s.After)
+	case s.Before == 0:
+		return fmt.Sprintf("%d (reflowed)", s.After)
 	}
 	return fbPageRef(s.Before, s.After)
 }

@@ -107,14 +107,28 @@ func TestFeedback(t *testing.T) {
 				"- deleted (original numbering): 6.\n",
 				"- reflowed: 5–8 (pushed by the change on page 4).\n",
 				"- shown as before | after images: 2, 4 (inserted), original 6 (deleted).\n",
-				"- page 9 also changed (not shown: --show 3).",
+				"- not shown as images (--show 3): 9.",
+			},
+		},
+		{
+			// A page break before page 2 of a three-column real document
+			// (oxsdk_complex2010.docx): page 3 holds the overflow of the
+			// reflow, original content with no single original page.
+			name: "shown page without a partner that is not inserted",
+			r: Result{Pages: Pages{Status: PagesOK, Before: 9, After: 10,
+				Changed:  []ChangedPage{{Before: 1, After: 1, Ratio: .01}},
+				Inserted: []int{}, Deleted: []int{}, Reflowed: []Reflow{{From: 1, To: 3, Cause: 1, BeforeFrom: 1, BeforeTo: 2}},
+				Shown: []ShownPage{{Before: 1, After: 1}, {After: 3}, {Before: 7}}}},
+			want: []string{
+				"- reflowed: 1–3 (original pages 1–2; pushed by the change on page 1).\n",
+				"- shown as before | after images: 1, 3 (reflowed), original 7 (reflowed).",
 			},
 		},
 		{
 			name: "show 0",
 			r: Result{Pages: Pages{Status: PagesOK, Before: 2, After: 2,
 				Changed: []ChangedPage{{Before: 1, After: 1}, {Before: 2, After: 2}}, NotShown: []int{1, 2}}},
-			want: []string{"- changed: 1, 2.\n- pages 1, 2 changed (not shown: --show 0)."},
+			want: []string{"- changed: 1, 2.\n- not shown as images (--show 0): 1, 2."},
 		},
 		{
 			name: "long page lists are capped",

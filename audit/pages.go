@@ -233,12 +233,17 @@ func drawShown(ctx context.Context, before, after *pageSource, shown []pixeldiff
 		if p.Before > 0 {
 			before = bs[p.Before]
 			o.LabelBefore = fmt.Sprintf("original p. %d", p.Before)
+		} else if p.Label == pixeldiff.LabelReflowed {
+			// Its content is the original's, from the pages around it.
+			o.LabelBefore = "(reflowed: content of other original pages)"
 		} else {
 			o.LabelBefore = "(not in the original)"
 		}
 		if p.After > 0 {
 			after = as[p.After]
 			o.LabelAfter = fmt.Sprintf("edited p. %d", p.After)
+		} else if p.Label == pixeldiff.LabelReflowed {
+			o.LabelAfter = "(reflowed: content on other edited pages)"
 		} else {
 			o.LabelAfter = "(deleted)"
 		}

@@ -1,5 +1,7 @@
 package pixeldiff
 
+import "slices"
+
 // Page labels used in Pair.Label.
 const (
 	LabelSame     = "same"     // the page is pixel-identical
@@ -322,6 +324,13 @@ func gapMatches(p, q int, dist func(i, j int) int) [][2]int {
 			s[i*w+j] = best
 		}
 	}
+	return matchedPairs(s, p, q)
+}
+
+// matchedPairs walks back the table s ((p+1)×(q+1), row-major) of a
+// maximum-weight monotone matching and returns the matched (i, j) in order.
+func matchedPairs(s []int64, p, q int) [][2]int {
+	w := q + 1
 	var rev [][2]int
 	for i, j := p, q; i > 0 && j > 0; {
 		switch v := s[i*w+j]; {
@@ -334,9 +343,7 @@ func gapMatches(p, q int, dist func(i, j int) int) [][2]int {
 			i, j = i-1, j-1
 		}
 	}
-	for l, r := 0, len(rev)-1; l < r; l, r = l+1, r-1 {
-		rev[l], rev[r] = rev[r], rev[l]
-	}
+	slices.Reverse(rev)
 	return rev
 }
 

@@ -136,16 +136,28 @@ func (g *textGaps) align(b0, b1, a0, a1 int) []Pair {
 		return nil
 	}
 	linePairs, sb, oa := g.lineMatches(b0, b1, a0, a1)
-	shared := map[[2]int]int{}
-	for _, lp := range linePairs {
-		shared[lp]++
+	// Lines shared by before page i and after page j: dense when the gap
+	// is small enough, else a map.
+	var sharedAt func(i, j int) int
+	if p*q <= gapMatchCells {
+		shared := make([]int32, p*q)
+		for _, lp := range linePairs {
+			shared[lp[0]*q+lp[1]]++
+		}
+		sharedAt = func(i, j int) int { return int(shared[i*q+j]) }
+	} else {
+		shared := map[[2]int]int{}
+		for _, lp := range linePairs {
+			shared[lp]++
+		}
+		sharedAt = func(i, j int) int { return shared[[2]int{i, j}] }
 	}
 	tb := func(i int) int { return len(g.lb[b0+i].ids) }
 	ta := func(j int) int { return len(g.la[a0+j].ids) }
 	score := func(i, j int) int {
 		switch {
 		case tb(i) > 0 && ta(j) > 0:
-			return 1000 * shared[[2]int{i, j}]
+			return 1000 * sharedAt(i, j)
 		case tb(i) > 0 || ta(j) > 0:
 			return 0 // a page of text and one without: not the same page
 		case g.blankB(b0+i) || g.blankA(a0+j):
@@ -266,20 +278,7 @@ func monotoneMatch(p, q int, score func(i, j int) int) [][2]int {
 			s[i*w+j] = best
 		}
 	}
-	var rev [][2]int
-	for i, j := p, q; i > 0 && j > 0; {
-		switch v := s[i*w+j]; {
-		case v == s[(i-1)*w+j]:
-			i--
-		case v == s[i*w+j-1]:
-			j--
-		default:
-			rev = append(rev, [2]int{i - 1, j - 1})
-			i, j = i-1, j-1
-		}
-	}
-	slices.Reverse(rev)
-	return rev
+	return matchedPairs(s, p, q)
 }
 
 // pairMovedText joins a deleted and an inserted page of text whose lines
@@ -287,7 +286,17 @@ func monotoneMatch(p, q int, score func(i, j int) int) [][2]int {
 // lines) into one moved pair, placed where the page is now: its content
 // moved, whatever else about it changed (a slide number outside any band,
 // a swapped pair of slides of which the alignment anchored the other).
+// The edited page may also be one the alignment called reflowed: when two
+// adjacent slides swap and their numbers share a text line with their
+// content, the longest common subsequence keeps the longer slide in order
+// and sees the shorter one's lines neither surviving nor new (corpus
+// poi_stress021.pptx, slides 3 and 4 swapped: "deleted 3").
+//
+// Then two changed pairs in place that traded their content (slides
+// swapped across anchored slides: each gap holds one page on each side,
+// paired by position) become two moved pairs.
 func (g *textGaps) pairMovedText(seq []Pair) []Pair {
+	seq = g.swapInPlace(seq)
 	var del []int
 	for k, p := range seq {
 		if p.Label == LabelDeleted && len(g.lb[p.Before-1].ids) > 0 {
@@ -299,7 +308,8 @@ func (g *textGaps) pairMovedText(seq []Pair) []Pair {
 	}
 	drop := map[int]bool{}
 	for k, p := range seq {
-		if p.Label != LabelInserted || len(g.la[p.After-1].ids) == 0 {
+		lone := p.Label == LabelInserted || (p.Label == LabelReflowed && p.Before == 0)
+		if !lone || p.After == 0 || len(g.la[p.After-1].ids) == 0 {
 			continue
 		}
 		la := sortedIDs(g.la[p.After-1].ids)
@@ -318,9 +328,7 @@ func (g *textGaps) pairMovedText(seq []Pair) []Pair {
 			continue
 		}
 		drop[bk] = true
-		b := seq[bk].Before
-		seq[k] = Pair{Before: b, After: p.After, Label: LabelChanged, Moved: true,
-			MarginsOnly: g.before[b-1].Masked(g.o.Bands) == g.after[p.After-1].Masked(g.o.Bands) && g.before[b-1].Full != g.after[p.After-1].Full}
+		seq[k] = g.movedPair(seq[bk].Before, p.After)
 	}
 	if len(drop) == 0 {
 		return seq
@@ -332,6 +340,50 @@ func (g *textGaps) pairMovedText(seq []Pair) []Pair {
 		}
 	}
 	return out
+}
+
+// similar reports whether original page b and edited page a (1-based)
+// share at least MinShared percent of the larger one's text lines.
+func (g *textGaps) similar(b, a int) bool {
+	lb, la := sortedIDs(g.lb[b-1].ids), sortedIDs(g.la[a-1].ids)
+	if len(lb) == 0 || len(la) == 0 {
+		return false
+	}
+	return 100*commonIDs(lb, la) >= g.o.MinShared*max(len(lb), len(la))
+}
+
+// swapInPlace turns two changed pairs in place whose pages traded content
+// — neither like its partner, each like the other's — into two moved
+// pairs.
+func (g *textGaps) swapInPlace(seq []Pair) []Pair {
+	var cand []int
+	for k, p := range seq {
+		if p.Label == LabelChanged && !p.Moved && p.Before > 0 && p.After > 0 && !g.similar(p.Before, p.After) {
+			cand = append(cand, k)
+		}
+	}
+	done := map[int]bool{}
+	for x, k1 := range cand {
+		for _, k2 := range cand[x+1:] {
+			if done[k1] || done[k2] {
+				continue
+			}
+			p1, p2 := seq[k1], seq[k2]
+			if !g.similar(p1.Before, p2.After) || !g.similar(p2.Before, p1.After) {
+				continue
+			}
+			seq[k1] = g.movedPair(p2.Before, p1.After)
+			seq[k2] = g.movedPair(p1.Before, p2.After)
+			done[k1], done[k2] = true, true
+		}
+	}
+	return seq
+}
+
+// movedPair is original page b shown at edited page a, moved.
+func (g *textGaps) movedPair(b, a int) Pair {
+	return Pair{Before: b, After: a, Label: LabelChanged, Moved: true,
+		MarginsOnly: g.before[b-1].Masked(g.o.Bands) == g.after[a-1].Masked(g.o.Bands) && g.before[b-1].Full != g.after[a-1].Full}
 }
 
 func sortedIDs(ids []int32) []int32 {

@@ -2,6 +2,7 @@ package pixeldiff
 
 import (
 	"fmt"
+	"strings"
 	"syscall"
 	"testing"
 )
@@ -89,7 +90,7 @@ func BenchmarkDetectBands(b *testing.B) {
 // alignDocs builds two 300-page documents of flowing text (28 lines a page,
 // running header and footer with the page number) for the alignment
 // benchmark: the original, and an edit of the given kind.
-func alignDocs(b *testing.B, kind string) (before, after []PageSig, bands Bands) {
+func alignDocs(b *testing.B, kind string, text bool) (before, after []PageSig, bands Bands) {
 	const pages, per = 300, 28
 	orig := seq(1, pages*per+1)
 	var edited []int64
@@ -106,13 +107,56 @@ func alignDocs(b *testing.B, kind string) (before, after []PageSig, bands Bands)
 	}
 	bp, ap := flowDoc(orig, per), flowDoc(edited, per)
 	bands = DetectBands(bp)
-	return sign(bp), sign(ap), bands
+	before, after = sign(bp), sign(ap)
+	if text {
+		// The text layer as pdftotext gives it: a running header and
+		// footer with the page number, and one line of ten words per
+		// line of pixels, on the same rows.
+		for k, t := range flowText(orig, per) {
+			before[k].Text = t
+		}
+		for k, t := range flowText(edited, per) {
+			after[k].Text = t
+		}
+		bands = ConfirmBands(bands, before)
+	}
+	return before, after, bands
 }
 
-// BenchmarkAlign300 aligns two 300-page documents.
+// flowText is the text layer of flowDoc(seeds, perPage).
+func flowText(seeds []int64, perPage int) []*PageText {
+	var pages [][]TextLine
+	n := 0
+	for _, s := range seeds {
+		if len(pages) == 0 || n == perPage || s == -2 {
+			pages = append(pages, nil)
+			n = 0
+			p := len(pages)
+			pages[p-1] = append(pages[p-1], TextLine{Text: fmt.Sprintf("Annual report, page %d", p), Y0: 10, Y1: 24})
+			if s == -2 {
+				continue
+			}
+		}
+		y := 60 + 12*n
+		n++
+		if s == -1 {
+			continue
+		}
+		pages[len(pages)-1] = append(pages[len(pages)-1], TextLine{Text: fmt.Sprintf("clause %d of the agreement between the parties shall apply in full", s), Y0: y, Y1: y + 10})
+	}
+	out := make([]*PageText, len(pages))
+	for i, ls := range pages {
+		ls = append(ls, TextLine{Text: fmt.Sprintf("%d", i+1), Y0: alH - 22, Y1: alH - 8})
+		out[i] = NewPageText(ls)
+	}
+	return out
+}
+
+// BenchmarkAlign300 aligns two 300-page documents from their signatures,
+// by pixels alone and with the text layer ("text/…").
 func BenchmarkAlign300(b *testing.B) {
-	for _, kind := range []string{"page-inserted", "reflow"} {
-		before, after, bands := alignDocs(b, kind)
+	for _, kind := range []string{"page-inserted", "reflow", "text/page-inserted", "text/reflow"} {
+		before, after, bands := alignDocs(b, strings.TrimPrefix(kind, "text/"), strings.HasPrefix(kind, "text/"))
 		b.Run(kind, func(b *testing.B) {
 			var pairs []Pair
 			loopCPU(b, func() { pairs = Align(before, after, bands) })

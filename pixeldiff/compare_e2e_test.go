@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -553,8 +554,14 @@ func testReflowE2E(t *testing.T, docs map[string]rendered) {
 		case tc.reflow:
 			want = []Reflow{{From: first, To: len(after.pages), Cause: first}}
 		}
-		t.Logf("%s: pairs %s; pixel lines %v in %v; text layer %v in %v",
-			tc.edited, fmtPairs(pairs), got, pixTime.Round(time.Microsecond), viaText, tt.Round(time.Millisecond))
+		// The content-anchored alignment with the text layer, as the audit
+		// runs it (pdftotext -tsv in the signatures, bands confirmed).
+		bt, at := withText(t, bs, before.pdf), withText(t, as, after.pdf)
+		tb := ConfirmBands(bands, bt)
+		tp := Align(bt, at, tb)
+		tr := DetectReflow(bt, at, tp, tb)
+		t.Logf("%s: pairs %s; pixel lines %v in %v; text layer (-layout) %v in %v; text alignment %s, reflow %s",
+			tc.edited, fmtPairs(pairs), got, pixTime.Round(time.Microsecond), viaText, tt.Round(time.Millisecond), fmtPairsReflow(tp), fmtRuns(tr))
 		if fmtRuns(got) != fmtRuns(want) {
 			t.Errorf("%s: reflow %v, want %v", tc.edited, got, want)
 		}
@@ -578,4 +585,25 @@ func ruleChangePage(before, edited []PageSig, bands Bands, after int) int {
 		}
 	}
 	return 0
+}
+
+// withText returns a copy of sigs with the text layer of pdf (pdftotext
+// -tsv at 100 dpi, as pixeldiff/render reads it).
+func withText(t *testing.T, sigs []PageSig, pdf string) []PageSig {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	out, err := runGroup(ctx, "pdftotext", "-tsv", "-enc", "UTF-8", pdf, "-")
+	if err != nil {
+		t.Fatalf("pdftotext -tsv %s: %v", pdf, err)
+	}
+	texts, err := ParseTSV(bytes.NewReader(out), 100)
+	if err != nil || len(texts) != len(sigs) {
+		t.Fatalf("text layer of %s: %d pages for %d (%v)", pdf, len(texts), len(sigs), err)
+	}
+	c := slices.Clone(sigs)
+	for i := range c {
+		c[i].Text = texts[i]
+	}
+	return c
 }

@@ -56,7 +56,15 @@ func matchLines(b, a lineSeq) lineMatch {
 	for j := range m.pa {
 		m.pa[j] = -1
 	}
-	inB, inA := map[int32]bool{}, map[int32]bool{}
+	// Ids are small and dense (numbered from 0 by their callers).
+	var n int32
+	for _, id := range b.ids {
+		n = max(n, id+1)
+	}
+	for _, id := range a.ids {
+		n = max(n, id+1)
+	}
+	inB, inA := make([]bool, n), make([]bool, n)
 	for _, id := range b.ids {
 		inB[id] = true
 	}
