@@ -68,13 +68,16 @@ func TestHWPXPages(t *testing.T) {
 	opts := audit.Options{Render: audit.RenderOn, Renderer: r}
 
 	t.Run("identical", func(t *testing.T) {
+		// A byte-identical edit is not rendered (the identical
+		// short-circuit): no page changed, and no notice about pages
+		// nobody drew.
 		res, _, _ := run(t, orig, orig, ".hwpx", opts)
 		p := res.Pages
-		if p.Status != audit.PagesOK || p.Before == 0 || p.Before != p.After || len(p.Changed)+len(p.Inserted)+len(p.Deleted)+len(p.Reflowed) != 0 {
+		if p.Status != audit.PagesOK || !p.Identical || p.Before != p.After || len(p.Changed)+len(p.Inserted)+len(p.Deleted)+len(p.Reflowed) != 0 {
 			t.Fatalf("pages %+v", p)
 		}
-		if p.Notice != render.HWPXNotice || !strings.Contains(res.Feedback, render.HWPXNotice) {
-			t.Errorf("notice %q; feedback:\n%s", p.Notice, res.Feedback)
+		if p.Before == 0 && p.Notice != "" {
+			t.Errorf("notice %q for pages that were not rendered", p.Notice)
 		}
 	})
 
@@ -96,6 +99,9 @@ func TestHWPXPages(t *testing.T) {
 		}
 		if len(p.Shown) != 1 || len(p.Shown[0].JPEG) == 0 && p.Shown[0].Image == "" {
 			t.Errorf("shown %+v", p.Shown)
+		}
+		if p.Notice != render.HWPXNotice || !strings.Contains(res.Feedback, render.HWPXNotice) {
+			t.Errorf("notice %q; feedback:\n%s", p.Notice, res.Feedback)
 		}
 		t.Logf("feedback:\n%s", res.Feedback)
 	})
