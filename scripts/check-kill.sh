@@ -11,7 +11,7 @@
 # pool must sweep the dead one's folder.
 set -u
 bin=$1 manifest=$2
-base=$(mktemp -d /tmp/warm-kill.XXXXXX)
+base=$(mktemp -d /tmp/editaudit-kill.XXXXXX)
 for sig in TERM KILL; do
 	t=$base/tmp-$sig
 	mkdir -p "$t"
