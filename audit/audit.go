@@ -106,6 +106,10 @@ func (o Options) show() int {
 // ErrNoRenderer is returned with RenderOn when LibreOffice is missing.
 var ErrNoRenderer = render.ErrNoRenderer
 
+// ErrNotInStore is returned by Reader for an original given by its sha256
+// alone when Options.Store does not hold that document.
+var ErrNotInStore = errors.New("audit: the original is not in the store")
+
 // ErrRestoreNeedsFile is returned by Reader when opts.Restore is set: there
 // is no file to put the original back into.
 var ErrRestoreNeedsFile = errors.New("audit: Restore needs the edited file's path (use Files)")
@@ -114,10 +118,20 @@ var ErrRestoreNeedsFile = errors.New("audit: Restore needs the edited file's pat
 // blob from a database — for Reader. Name is what the result and its
 // messages call the document (a file name or a path; only its base name
 // and extension are ever used to name a file).
+//
+// An original may also be given by its sha256 alone (SHA256 set, R nil):
+// Reader then reads it from Options.Store, which keeps every original it
+// made a snapshot of (editaudit baseline, the service's /v1/baseline)
+// beside the snapshot, and returns ErrNotInStore when the store has none.
+// The snapshot itself is the stored one when the store has it for this
+// renderer's toolchain, else it is made again from the stored document.
 type Source struct {
 	Name string
 	R    io.ReaderAt
 	Size int64
+	// SHA256 (lowercase hex) names an original already in the store; only
+	// read when R is nil.
+	SHA256 string
 }
 
 // SourceBytes is a Source over data held in memory.
@@ -174,15 +188,25 @@ func Reader(ctx context.Context, original, edited Source, opts Options) (*Result
 	if opts.Restore {
 		return nil, ErrRestoreNeedsFile
 	}
-	origBytes, err := original.read()
-	if err != nil {
-		return nil, err
+	var orig doc
+	if original.R != nil || original.SHA256 == "" {
+		b, err := original.read()
+		if err != nil {
+			return nil, err
+		}
+		orig = doc{name: original.Name, data: b}
+	} else {
+		b, err := storedOriginal(opts.Store, original.SHA256)
+		if err != nil {
+			return nil, err
+		}
+		orig = doc{name: original.Name, data: b}
 	}
 	editedBytes, err := edited.read()
 	if err != nil {
 		return nil, err
 	}
-	return run(ctx, doc{name: original.Name, data: origBytes}, doc{name: edited.Name, data: editedBytes}, opts)
+	return run(ctx, orig, doc{name: edited.Name, data: editedBytes}, opts)
 }
 
 // doc is one side of an audit: the name the result uses, its bytes, and a
@@ -237,7 +261,7 @@ func run(ctx context.Context, orig, edited doc, opts Options) (*Result, error) {
 		}
 		defer os.RemoveAll(dir)
 		for i, d := range []*doc{&orig, &edited} {
-			if d.path == "" {
+			if d.path == "" && d.data != nil {
 				if d.path, err = writeTemp(filepath.Join(dir, strconv.Itoa(i)), d.name, d.data); err != nil {
 					return nil, err
 				}
@@ -381,6 +405,36 @@ func diffContent(ctx context.Context, orig, edited []byte, opts Options) (r *con
 
 func contentFailed(msg string) *content.Result {
 	return &content.Result{Status: content.StatusPartial, Message: msg, Changes: []content.Change{}}
+}
+
+// storedOriginal is the document whose sha256 is sha, from the store
+// (kept there beside its snapshots when it was made), or ErrNotInStore.
+func storedOriginal(st *baseline.Store, sha string) ([]byte, error) {
+	if !IsSHA256(sha) {
+		return nil, fmt.Errorf("audit: %q is not a sha256 (64 lowercase hex digits)", sha)
+	}
+	if st == nil {
+		return nil, fmt.Errorf("%w: no store given", ErrNotInStore)
+	}
+	b, err := st.Document(sha)
+	if errors.Is(err, baseline.ErrNotFound) {
+		return nil, fmt.Errorf("%w: %s", ErrNotInStore, sha)
+	}
+	return b, err
+}
+
+// IsSHA256 reports whether s is a sha256 as Source.SHA256 takes it: 64
+// lowercase hex digits.
+func IsSHA256(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // writeTemp writes data into a new folder dir as the base name of name, so

@@ -68,16 +68,22 @@ func TestHWPXPages(t *testing.T) {
 	opts := audit.Options{Render: audit.RenderOn, Renderer: r}
 
 	t.Run("identical", func(t *testing.T) {
-		// A byte-identical edit is not rendered (the identical
-		// short-circuit): no page changed, and no notice about pages
-		// nobody drew.
-		res, _, _ := run(t, orig, orig, ".hwpx", opts)
+		// Byte-identical: nothing rendered (the short-circuit).
+		if res, _, _ := run(t, orig, orig, ".hwpx", opts); !res.Pages.Identical || len(res.Pages.Changed) != 0 {
+			t.Errorf("byte-identical pages %+v", res.Pages)
+		}
+		// The same content in other bytes (a newline after the root): both
+		// rendered, no page differs.
+		same := rezipHWPX(t, orig, map[string]func(string) string{
+			"Contents/section0.xml": func(s string) string { return s + "\n" },
+		})
+		res, _, _ := run(t, orig, same, ".hwpx", opts)
 		p := res.Pages
-		if p.Status != audit.PagesOK || !p.Identical || p.Before != p.After || len(p.Changed)+len(p.Inserted)+len(p.Deleted)+len(p.Reflowed) != 0 {
+		if p.Status != audit.PagesOK || p.Before == 0 || p.Before != p.After || len(p.Changed)+len(p.Inserted)+len(p.Deleted)+len(p.Reflowed) != 0 {
 			t.Fatalf("pages %+v", p)
 		}
-		if p.Before == 0 && p.Notice != "" {
-			t.Errorf("notice %q for pages that were not rendered", p.Notice)
+		if p.Notice != render.HWPXNotice || !strings.Contains(res.Feedback, render.HWPXNotice) {
+			t.Errorf("notice %q; feedback:\n%s", p.Notice, res.Feedback)
 		}
 	})
 

@@ -150,6 +150,7 @@ func (s *Store) Snapshot(ctx context.Context, path, sha string, opts Options) (s
 	key := sha + "-" + ToolchainKey(ctx, opts.Renderer)
 	snap, err = s.Cached(ctx, path, sha, opts)
 	if err == nil {
+		s.keepDocument(path, sha, opts.Data)
 		return snap, true, nil
 	} else if !errors.Is(err, ErrNotFound) {
 		return nil, false, err
@@ -164,7 +165,28 @@ func (s *Store) Snapshot(ctx context.Context, path, sha string, opts Options) (s
 	if err := s.Put(snap); err != nil {
 		return snap, false, nil // a store that cannot be written is not fatal
 	}
+	s.keepDocument(path, sha, opts.Data)
 	return snap, false, nil
+}
+
+// keepDocument stores the original's bytes (data, or the file at path)
+// beside its snapshots unless the store has them; a failure only means a
+// later audit by sha256 alone has to send the original again.
+func (s *Store) keepDocument(path, sha string, data []byte) {
+	if !validSHA(sha) {
+		return
+	}
+	if st, err := os.Stat(s.documentPath(sha)); err == nil && st.Mode().IsRegular() {
+		return
+	}
+	if data == nil {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return
+		}
+		data = b
+	}
+	_ = s.PutDocument(sha, data)
 }
 
 // Cached returns the stored snapshot of the document at path (content sha)

@@ -142,6 +142,7 @@ func commands() []*cli.Command {
 		sanitizeCommand(),
 		synthCommand(),
 		corpusCommand(),
+		serveCommand(),
 	}
 }
 
