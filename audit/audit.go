@@ -380,6 +380,7 @@ func identicalPages(snap *baseline.Snapshot) Pages {
 	if snap.Pages.Status == baseline.PagesOK {
 		p.Before, p.After = len(snap.Pages.Sigs), len(snap.Pages.Sigs)
 		p.Toolchain = snap.Pages.Toolchain
+		p.Notice, p.Notes = snap.Pages.Notice, snap.Pages.Notes
 	}
 	return p
 }

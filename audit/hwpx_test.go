@@ -106,6 +106,9 @@ func TestHWPXPages(t *testing.T) {
 		if len(p.Shown) != 1 || len(p.Shown[0].JPEG) == 0 && p.Shown[0].Image == "" {
 			t.Errorf("shown %+v", p.Shown)
 		}
+		if p.Notice != render.HWPXNotice || !strings.Contains(res.Feedback, render.HWPXNotice) {
+			t.Errorf("notice %q; feedback:\n%s", p.Notice, res.Feedback)
+		}
 		t.Logf("feedback:\n%s", res.Feedback)
 	})
 

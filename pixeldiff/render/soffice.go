@@ -143,6 +143,9 @@ type PoolStats struct {
 	// CPU is the user+system time of the LibreOffice runs (with their
 	// children), from the kernel's accounting at exit.
 	CPU time.Duration
+	// BatchFallbacks counts the documents a warm worker converted with a
+	// batch run because it could not start its LibreOffice warm.
+	BatchFallbacks int64
 }
 
 // Pool supervises LibreOffice processes that convert documents to PDF.
@@ -182,7 +185,7 @@ type Pool struct {
 
 	seq   atomic.Int64
 	stats struct {
-		runs, converted, failed, killed, retried, dedup, cpu atomic.Int64
+		runs, converted, failed, killed, retried, dedup, cpu, batched atomic.Int64
 	}
 
 	version  string // LibreOffice's version line, probed once
@@ -376,7 +379,7 @@ func (p *Pool) Stats() PoolStats {
 	return PoolStats{
 		Runs: p.stats.runs.Load(), Converted: p.stats.converted.Load(), Failed: p.stats.failed.Load(),
 		Killed: p.stats.killed.Load(), Retried: p.stats.retried.Load(), Deduplicated: p.stats.dedup.Load(),
-		CPU: time.Duration(p.stats.cpu.Load()),
+		CPU: time.Duration(p.stats.cpu.Load()), BatchFallbacks: p.stats.batched.Load(),
 	}
 }
 

@@ -29,6 +29,9 @@ type worker struct {
 	proc    *warmProc
 	gen     int
 	replace bool
+	// Until then the worker converts with batch runs: its last warm start
+	// failed (warmRetry).
+	batchUntil time.Time
 }
 
 // work is a worker's loop: wait for requests, gather a batch, convert it

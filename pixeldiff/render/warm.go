@@ -41,6 +41,10 @@ import (
 // IdleTimeout without work. Each process gets a fresh copy of the
 // initialised profile.
 
+// warmRetry is how long a warm worker whose LibreOffice could not be
+// started converts with batch runs before it tries a warm start again.
+const warmRetry = time.Minute
+
 //go:embed unobridge.py
 var bridgeScript []byte
 
@@ -358,9 +362,11 @@ func (p *Pool) nextWarm(w *worker) (*job, bool) {
 		if b := p.take(1); len(b) > 0 {
 			return b[0], true
 		}
-		if w.proc == nil && w.replace {
+		if w.proc == nil && w.replace && time.Now().After(w.batchUntil) {
 			w.replace = false
-			_ = p.startWarm(p.ctx, w) // a failure is reported to the next document
+			if err := p.startWarm(p.ctx, w); err != nil && p.ctx.Err() == nil {
+				w.batchUntil = time.Now().Add(warmRetry) // the next documents go through batch runs
+			}
 			continue
 		}
 		var idle <-chan time.Time
@@ -392,6 +398,8 @@ func (p *Pool) convertWarm(w *worker, j *job) {
 	for attempt := 1; ; attempt++ {
 		o := p.runWarm(w, j)
 		switch {
+		case o.handed: // delivered by a batch run (never for one document alone)
+			return
 		case o.pdf != "":
 			p.succeed(j, o.pdf)
 			return
@@ -419,13 +427,22 @@ func (p *Pool) convertWarm(w *worker, j *job) {
 // none) and supervises the conversion: a PDF, a final error, or a failure
 // (LibreOffice died: retry).
 func (p *Pool) runWarm(w *worker, j *job) outcome {
-	if w.proc == nil {
+	if w.proc == nil && time.Now().After(w.batchUntil) {
 		if err := p.startWarm(p.ctx, w); err != nil {
 			if p.ctx.Err() != nil {
 				return outcome{err: ErrClosed}
 			}
-			return outcome{err: err}
+			w.batchUntil = time.Now().Add(warmRetry)
 		}
+	}
+	if w.proc == nil {
+		// No warm LibreOffice now (its start failed: a bridge broken by
+		// an upgrade, a LibreOffice that did not answer on a loaded
+		// machine): the document is converted by a batch run, with the
+		// batch pool's supervision; a warm start is tried again after
+		// warmRetry.
+		p.stats.batched.Add(1)
+		return p.runJobs(w, []*job{j})[0]
 	}
 	proc := w.proc
 	outdir := filepath.Join(w.dir, "out")

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -208,6 +209,50 @@ func TestWarmFaults(t *testing.T) {
 	}
 	if p.Stats().Converted != conv+2 {
 		t.Errorf("converted %d after the faults, want 2", p.Stats().Converted-conv)
+	}
+}
+
+// TestWarmBatchFallback: a warm worker whose LibreOffice dies while idle
+// (an OOM kill) and whose replacement cannot be started warm (the bridge
+// refuses) converts the next document with a batch run instead of failing
+// it, and says so in Stats.
+func TestWarmBatchFallback(t *testing.T) {
+	refuse := filepath.Join(t.TempDir(), "refuse")
+	t.Setenv("EDITAUDIT_BRIDGE_REFUSE", refuse)
+	p := faultWarmPool(t, PoolOptions{Workers: 1})
+	dir := t.TempDir()
+	first := writeZip(t, filepath.Join(dir, "first.docx"), docxParts([]string{"converted warm"}), true)
+	pdf, err := p.ConvertPDF(context.Background(), first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(pdf)
+	if err := os.WriteFile(refuse, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// Kill the idle LibreOffice (the group: LibreOffice and its bridge).
+	killed := 0
+	for _, pr := range processesMentioning(p.root) {
+		if id, cmd, _ := strings.Cut(pr, ": "); strings.Contains(cmd, "soffice") {
+			if pid, err := strconv.Atoi(id); err == nil && syscall.Kill(-pid, syscall.SIGKILL) == nil {
+				killed++
+			}
+		}
+	}
+	if killed == 0 {
+		t.Fatalf("no warm LibreOffice found among %v", processesMentioning(p.root))
+	}
+	second := writeZip(t, filepath.Join(dir, "second.docx"), docxParts([]string{"converted by a batch run"}), true)
+	pdf, err = p.ConvertPDF(context.Background(), second)
+	if err != nil {
+		t.Fatalf("after the warm LibreOffice died and could not be replaced: %v", err)
+	}
+	if n := pdfinfoPageCountOrZero(pdf); n != 1 {
+		t.Errorf("the fallback's PDF has %d pages, want 1", n)
+	}
+	os.Remove(pdf)
+	if st := p.Stats(); st.BatchFallbacks != 1 || st.Converted != 2 {
+		t.Errorf("stats %+v: want 2 converted, 1 by a batch run", st)
 	}
 }
 

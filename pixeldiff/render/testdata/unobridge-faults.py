@@ -8,7 +8,9 @@
 #   CRASH  LibreOffice dies (SIGKILL, as by the kernel's OOM killer) while
 #          the conversion is sent
 # The bridge runs in LibreOffice's process group, whose id is LibreOffice's
-# process id.
+# process id. While the file $EDITAUDIT_BRIDGE_REFUSE names exists, the
+# bridge refuses to start (as one broken by an upgrade): it reports a fatal
+# error instead of connecting.
 import importlib.util
 import os
 import signal
@@ -30,4 +32,8 @@ def hook(path):
 
 
 bridge.before_convert = hook
+refuse = os.environ.get("EDITAUDIT_BRIDGE_REFUSE")
+if refuse and os.path.exists(refuse):
+    bridge.reply({"fatal": "refused by the fault bridge (%s exists)" % refuse})
+    sys.exit(3)
 sys.exit(bridge.main())
