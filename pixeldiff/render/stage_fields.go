@@ -32,7 +32,7 @@ import (
 
 // stageVersion names the staging rewrite; it is part of ProfileKey, so a
 // change of the rewrite changes the Toolchain.
-const stageVersion = "stored-dates/1"
+const stageVersion = "stored-dates/1+no-comment-anchors/1"
 
 // maxFieldPart bounds the XML part read into memory to lock its fields; a
 // larger part is left as it is.
@@ -63,7 +63,7 @@ func stageRewrite(ext string) (parts func(name string) bool, fix func([]byte) ([
 	}
 	switch ext {
 	case ".docx", ".docm", ".dotx", ".dotm":
-		return xmlUnder("word/"), lockVolatileFields
+		return xmlUnder("word/"), both(lockVolatileFields, stripCommentAnchors)
 	case ".pptx", ".pptm", ".potx", ".potm", ".ppsx", ".ppsm":
 		return xmlUnder("ppt/"), freezeDateFields
 	case ".xlsx", ".xlsm", ".xltx", ".xltm":
@@ -323,4 +323,50 @@ func freezeVolatileFormulas(b []byte) ([]byte, bool) {
 		return append(append([]byte(nil), c[:f[0]]...), c[f[1]:]...)
 	})
 	return out, n > 0
+}
+
+// both applies f then g to a part; ok when either changed it.
+func both(f, g func([]byte) ([]byte, bool)) func([]byte) ([]byte, bool) {
+	return func(b []byte) ([]byte, bool) {
+		out, ok := f(b)
+		if !ok {
+			out = b
+		}
+		if o2, ok2 := g(out); ok2 {
+			return o2, true
+		}
+		return out, ok
+	}
+}
+
+// Word comments are not printed (ExportNotes is false in the profile), but
+// their anchors in the text make a LibreOffice kept running behind a UNO
+// listener abort: the -nogui packages ship no Writer .ui files, and the
+// comment margin windows it builds for a loaded document's view in its
+// event loop (InterimItemWindow, "NoSuchElementException", SIGABRT) cannot
+// be built. A batch conversion closes the document before that event runs.
+// Measured on the corpus: the six docx files with w:commentReference — and
+// only they — aborted the warm LibreOffice on every try (docx4j_invoice,
+// oxsdk_Comment042, oxsdk_Complex01, oxsdk_complex2010,
+// poi_WordWithAttachments, pydocx_comments-rich-para). So the staged copy
+// of a Word document loses its comment anchors (w:commentRangeStart,
+// w:commentRangeEnd, w:commentReference, ECMA-376 Part 1 §17.13.4); the
+// comments part stays. Both converters stage the same way, so every
+// comparison is between pages rendered alike. The pages are the same
+// pixels except where an anchor sat: a zero-width mark that can shift a
+// line's glyphs by a pixel (oxsdk_Complex01 page 2) or, inside a text box,
+// the box's width (its page 5).
+var commentAnchor = regexp.MustCompile(`<([A-Za-z_][\w.\-]*:)?(commentRangeStart|commentRangeEnd|commentReference)\b[^>]*?(/>|>\s*</([A-Za-z_][\w.\-]*:)?(commentRangeStart|commentRangeEnd|commentReference)\s*>)`)
+
+// stripCommentAnchors removes the comment anchors of the XML part b; ok is
+// false when it has none.
+func stripCommentAnchors(b []byte) ([]byte, bool) {
+	if !bytes.Contains(b, []byte("comment")) {
+		return nil, false
+	}
+	out := commentAnchor.ReplaceAll(b, nil)
+	if len(out) == len(b) {
+		return nil, false
+	}
+	return out, true
 }

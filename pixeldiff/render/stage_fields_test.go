@@ -109,3 +109,17 @@ func TestFreezeVolatileFormulas(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
+
+func TestStripCommentAnchors(t *testing.T) {
+	in := `<w:p><w:commentRangeStart w:id="0"/><w:r><w:t>a comment here</w:t></w:r><w:commentRangeEnd w:id="0"></w:commentRangeEnd><w:r><w:rPr><w:rStyle w:val="CommentReference"/></w:rPr><w:commentReference w:id="0"/></w:r></w:p>`
+	want := `<w:p><w:r><w:t>a comment here</w:t></w:r><w:r><w:rPr><w:rStyle w:val="CommentReference"/></w:rPr></w:r></w:p>`
+	out, ok := stripCommentAnchors([]byte(in))
+	if !ok || string(out) != want {
+		t.Errorf("got %v %s\nwant %s", ok, out, want)
+	}
+	for _, s := range []string{`<w:p><w:r><w:t>no comment</w:t></w:r></w:p>`, `<w:p><w:r><w:t>commentReference in text</w:t></w:r></w:p>`} {
+		if out, ok := stripCommentAnchors([]byte(s)); ok {
+			t.Errorf("%s changed to %s", s, out)
+		}
+	}
+}
