@@ -16,6 +16,7 @@ import (
 	"github.com/editaudit/editaudit/baseline"
 	"github.com/editaudit/editaudit/formats"
 	"github.com/editaudit/editaudit/formats/inspect"
+	"github.com/editaudit/editaudit/internal/fsutil"
 	"github.com/editaudit/editaudit/pixeldiff"
 	"github.com/editaudit/editaudit/pixeldiff/render"
 )
@@ -112,16 +113,48 @@ func (s Source) read() ([]byte, error) {
 // Nothing is written to either input unless opts.Restore is set and the
 // edit is blocked.
 func Files(ctx context.Context, originalPath, editedPath string, opts Options) (*Result, error) {
-	origBytes, err := os.ReadFile(originalPath)
+	lim := opts.limits()
+	orig, err := readDoc(originalPath, lim.MaxFileSize)
 	if err != nil {
 		return nil, err
 	}
-	editedBytes, err := os.ReadFile(editedPath)
+	edited, err := readDoc(editedPath, lim.MaxFileSize)
 	if err != nil {
 		return nil, err
 	}
-	return run(ctx, doc{name: originalPath, path: originalPath, data: origBytes},
-		doc{name: editedPath, path: editedPath, data: editedBytes}, opts)
+	return run(ctx, orig, edited, opts)
+}
+
+// readDoc reads one input of Files: refused from its stat when it is not a
+// regular file (a FIFO would block the open), held in memory up to max
+// bytes; a larger file is not read at all (its inspection reports the
+// limit from the file's size), so no input can exhaust memory.
+func readDoc(path string, max int64) (doc, error) {
+	st, err := fsutil.StatRegular(path)
+	if err != nil {
+		return doc{}, err
+	}
+	d := doc{name: path, path: path, info: st}
+	if st.Size() > max {
+		return d, nil
+	}
+	d.data, err = fsutil.ReadRegular(path, max)
+	if errors.Is(err, fsutil.ErrTooLarge) { // it grew past the limit meanwhile
+		d.info, _ = os.Stat(path)
+		return d, nil
+	}
+	if err != nil {
+		return doc{}, err
+	}
+	d.sha = sha256Hex(d.data)
+	return d, nil
+}
+
+func (o Options) limits() formats.Limits {
+	if o.Limits.MaxEntries == 0 {
+		return formats.DefaultLimits()
+	}
+	return o.Limits
 }
 
 // Reader audits the edit that turned original into edited, both given by
@@ -142,15 +175,37 @@ func Reader(ctx context.Context, original, edited Source, opts Options) (*Result
 	if err != nil {
 		return nil, err
 	}
-	return run(ctx, doc{name: original.Name, data: origBytes}, doc{name: edited.Name, data: editedBytes}, opts)
+	return run(ctx, doc{name: original.Name, data: origBytes, sha: sha256Hex(origBytes)},
+		doc{name: edited.Name, data: editedBytes, sha: sha256Hex(editedBytes)}, opts)
 }
 
-// doc is one side of an audit: the name the result uses, its bytes, and a
-// file holding those bytes for the renderer and Restore ("" when the
-// caller gave none: one is written when rendering needs it).
+// doc is one side of an audit: the name the result uses, its bytes and
+// their sha256, and a file holding those bytes for the renderer and
+// Restore ("" when the caller gave none: one is written when rendering
+// needs it). A file over the size limit is not read: data is nil, sha ""
+// and info its stat.
 type doc struct {
 	name, path string
 	data       []byte
+	sha        string
+	info       os.FileInfo
+}
+
+// read reports whether the document's bytes are held (false for a file
+// over the size limit, which is inspected from its size alone).
+func (d doc) read() bool { return d.data != nil || d.path == "" }
+
+// inspect inspects the document: its bytes, or its file when too large to
+// be read (the limit finding without a read).
+func (d doc) inspect(ctx context.Context, lim formats.Limits) (*formats.Report, error) {
+	if !d.read() {
+		rep, err := inspect.File(ctx, d.path, inspect.Options{Limits: lim})
+		if rep != nil {
+			rep.Path = d.name
+		}
+		return rep, err
+	}
+	return inspect.Bytes(ctx, d.data, d.name, inspect.Options{Limits: lim})
 }
 
 // file is the path the renderer reads, or the name when nothing is
@@ -183,11 +238,12 @@ func run(ctx context.Context, orig, edited doc, opts Options) (*Result, error) {
 			}
 		}
 	}
-	// The original's snapshot: from the store when it has it.
+	// The original's snapshot: from the store when it has it (a file too
+	// large to be read is inspected from its size, never stored).
 	snapOpts := baseline.Options{Renderer: renderer, Limits: opts.Limits, Data: orig.data}
 	var snap *baseline.Snapshot
-	if opts.Store != nil {
-		snap, _, err = opts.Store.Snapshot(ctx, orig.file(), sha256Hex(orig.data), snapOpts)
+	if opts.Store != nil && orig.read() {
+		snap, _, err = opts.Store.Snapshot(ctx, orig.file(), orig.sha, snapOpts)
 	} else {
 		snap, err = baseline.Make(ctx, orig.file(), snapOpts)
 	}
@@ -195,7 +251,7 @@ func run(ctx context.Context, orig, edited doc, opts Options) (*Result, error) {
 		return nil, wrapRenderErr(err)
 	}
 	defer snap.Close()
-	edRep, err := inspect.Bytes(ctx, edited.data, edited.name, inspect.Options{Limits: opts.Limits})
+	edRep, err := edited.inspect(ctx, opts.Limits)
 	if err != nil {
 		return nil, err
 	}
@@ -228,13 +284,15 @@ func run(ctx context.Context, orig, edited doc, opts Options) (*Result, error) {
 	res.Blocked = formats.HasFatal(res.NewFindings)
 	if res.Blocked && opts.Restore {
 		rej := rejectedPath(edited.path, edRep.Format, opts.OutDir)
-		if err := restore(edited.path, orig.data, edited.data, rej); err != nil {
+		done, err := restore(edited.path, orig, edited, rej)
+		if err != nil {
 			return nil, err
 		}
 		res.Restored = true
-		res.RejectedCopy = rej
+		res.RejectedCopy = done.rejected
+		res.RestoreNote = strings.Join(done.notes, "; ")
 		if opts.OutDir != "" {
-			if rel, err := filepath.Rel(opts.OutDir, rej); err == nil {
+			if rel, err := filepath.Rel(opts.OutDir, done.rejected); err == nil && !strings.HasPrefix(rel, "..") {
 				res.RejectedCopy = rel
 			}
 		}
