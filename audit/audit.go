@@ -256,7 +256,7 @@ func run(ctx context.Context, orig, edited doc, opts Options) (*Result, error) {
 		return nil, err
 	}
 	res := compareReports(snap.Report, edRep)
-	res.Original.Path, res.Edited.Path = orig.name, edited.name
+	res.Original.Path, res.Edited.Path = formats.EscapeName(orig.name), formats.EscapeName(edited.name)
 
 	// Pages.
 	switch {

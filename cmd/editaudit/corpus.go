@@ -169,11 +169,14 @@ func runCorpusRun(c *cli.Context) error {
 		Shard: shard, Show: show, Source: source, Unpaired: unpaired, Progress: prog,
 	})
 	stop()
-	if errors.Is(err, corpus.ErrShardMismatch) || errors.Is(err, corpus.ErrRunBusy) {
+	if errors.Is(err, corpus.ErrShardMismatch) || errors.Is(err, corpus.ErrRunBusy) || errors.Is(err, corpus.ErrRunInfoDamaged) {
 		return usageErr("%v", err)
 	}
 	if err != nil {
 		return toolErr(err)
+	}
+	if stats.Outside > 0 {
+		fmt.Fprintf(c.App.ErrWriter, "editaudit: %s also holds %d results of pairs this run did not select (an earlier manifest or selection); they are kept and counted in the summary\n", out, stats.Outside)
 	}
 	if stats.Cancelled {
 		fmt.Fprintf(c.App.ErrWriter, "editaudit: cancelled with %d of %d pairs done; run the same command again to resume\n", stats.Audited+stats.Failed+stats.Skipped, stats.Selected)
@@ -287,10 +290,18 @@ byte), every pair's folder, run.json with every session, summary.json and
 index.html. A pair found in two folders is kept once if both results were made
 from the same inputs, toolchain and build; otherwise merge refuses (exit 2).
 
+The folders must be one whole set: every shard 1/N … N/N of one manifest,
+exactly once, each finished (its run.json says how many pairs it selected).
+A missing, unfinished or duplicated shard is refused (exit 2) with what is
+wrong named, and nothing written; --allow-partial merges such a set anyway
+and prints what it lacks. Inputs are never written (pair files are hard links
+or copies renamed into --out); a merge that was interrupted is run again as is.
+
 Example:
    editaudit corpus merge --out nightly/ shard-1/ shard-2/ shard-3/`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Required: true, Usage: "the merged run folder (must not hold results yet)"},
+			&cli.BoolFlag{Name: "allow-partial", Usage: "merge a set of shards that is incomplete or overlaps, saying what it lacks"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
@@ -301,12 +312,15 @@ Example:
 					return err
 				}
 			}
-			st, err := corpus.Merge(c.String("out"), c.Args().Slice())
-			if errors.Is(err, corpus.ErrMergeConflict) {
+			st, err := corpus.Merge(c.String("out"), c.Args().Slice(), corpus.MergeOptions{AllowPartial: c.Bool("allow-partial")})
+			if errors.Is(err, corpus.ErrMergeConflict) || errors.Is(err, corpus.ErrMergeIncomplete) || errors.Is(err, corpus.ErrRunBusy) {
 				return usageErr("%v", err)
 			}
 			if err != nil {
 				return toolErr(err)
+			}
+			for _, g := range st.Gaps {
+				fmt.Fprintf(c.App.ErrWriter, "editaudit: partial merge: %s\n", g)
 			}
 			fmt.Fprintf(c.App.Writer, "%d pairs from %d run folders (%d duplicates dropped) → %s\n", st.Pairs, st.Runs, st.Duplicates, filepath.Join(c.String("out"), results.IndexFile))
 			return nil
