@@ -3,7 +3,9 @@ package audit_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +14,7 @@ import (
 	"time"
 
 	"github.com/editaudit/editaudit/audit"
+	"github.com/editaudit/editaudit/baseline"
 	"github.com/editaudit/editaudit/formats"
 )
 
@@ -186,5 +189,51 @@ func TestFilesOverLimitNotRead(t *testing.T) {
 	}
 	if st, err := os.Stat(filepath.Join(dir, "huge.rejected.docx")); err != nil || st.Size() != 1<<40 {
 		t.Errorf("rejected copy: %v", err)
+	}
+}
+
+// TestTamperedStoreEntryRebuilt: a snapshot.json edited in the store so
+// that the edit's fatal finding looks pre-existing (it used to let the
+// blocked edit pass) fails its checksum: the entry is rebuilt from the
+// original and the edit is blocked again.
+func TestTamperedStoreEntryRebuilt(t *testing.T) {
+	dir := t.TempDir()
+	o, e, _, _ := blockedPair(t, dir)
+	store, err := baseline.OpenStore(filepath.Join(dir, "store"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := audit.Options{Render: audit.RenderOff, Store: store}
+	res, err := audit.Files(context.Background(), o, e, opts)
+	if err != nil || !res.Blocked {
+		t.Fatalf("first audit: blocked %v, %v", res != nil && res.Blocked, err)
+	}
+	var entry string
+	filepath.WalkDir(store.Dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Name() == "snapshot.json" {
+			entry = p
+		}
+		return nil
+	})
+	b, err := os.ReadFile(entry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var snap map[string]any
+	if err := json.Unmarshal(b, &snap); err != nil {
+		t.Fatal(err)
+	}
+	rep := snap["report"].(map[string]any)
+	fj, _ := json.Marshal(res.NewFindings[0])
+	var f any
+	json.Unmarshal(fj, &f)
+	rep["findings"] = append(rep["findings"].([]any), f)
+	b, _ = json.Marshal(snap)
+	if err := os.WriteFile(entry, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err = audit.Files(context.Background(), o, e, opts)
+	if err != nil || !res.Blocked || len(res.NewFindings) != 1 {
+		t.Errorf("after tampering with the store: blocked %v, %d new findings, %v", res != nil && res.Blocked, len(res.NewFindings), err)
 	}
 }
