@@ -251,6 +251,9 @@ func run(ctx context.Context, orig, edited doc, opts Options) (*Result, error) {
 		return nil, wrapRenderErr(err)
 	}
 	defer snap.Close()
+	if err := renderOnFailed(opts.Render, orig.name, snap.Pages); err != nil {
+		return nil, err
+	}
 	edRep, err := edited.inspect(ctx, opts.Limits)
 	if err != nil {
 		return nil, err
@@ -275,6 +278,9 @@ func run(ctx context.Context, orig, edited doc, opts Options) (*Result, error) {
 		}
 		if p := ep.PDFPath(); p != "" {
 			defer os.Remove(p)
+		}
+		if err := renderOnFailed(opts.Render, edited.name, ep); err != nil {
+			return nil, err
 		}
 		res.Pages = comparePages(ctx, renderer, snap, ep, opts)
 	}
@@ -364,6 +370,24 @@ func (o Options) renderer(ctx context.Context) (*render.Renderer, func(), error)
 		return nil, nil, err
 	}
 	return r, func() { r.Close() }, nil
+}
+
+// ErrPagesNotRendered is returned with RenderOn when a document's pages
+// failed for a reason that is not the document's own (a timeout under
+// load, an external kill, a full disk, a renderer that cannot render even
+// a test document): rendering was required and could not be done.
+var ErrPagesNotRendered = errors.New("audit: pages could not be rendered, for a reason that is not the document's (--render on)")
+
+// renderOnFailed is ErrPagesNotRendered for a transient page failure under
+// RenderOn; a document's own failure stays pages.status failed.
+func renderOnFailed(mode, name string, p baseline.Pages) error {
+	if mode != RenderOn || !p.Transient {
+		return nil
+	}
+	if cause := p.Err(); cause != nil {
+		return fmt.Errorf("%w: %s: %w", ErrPagesNotRendered, formats.EscapeName(name), cause)
+	}
+	return fmt.Errorf("%w: %s: %s", ErrPagesNotRendered, formats.EscapeName(name), p.Message)
 }
 
 func renderOffMessage(mode string) string {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"strings"
 
 	"github.com/editaudit/editaudit/formats"
 	"github.com/editaudit/editaudit/formats/inspect"
@@ -40,9 +41,19 @@ type Pages struct {
 	PDFSHA256 string `json:"pdf_sha256,omitempty"`
 	// Toolchain is the renderer fingerprint (render.Toolchain.String).
 	Toolchain string `json:"toolchain,omitempty"`
+	// Transient: the pages failed for a reason that is not the document's
+	// (render.DocumentsOwn false: a timeout under load, an external kill, a
+	// full disk, a renderer that cannot render anything). A snapshot with
+	// transient pages is never stored: the next audit renders again.
+	Transient bool `json:"transient,omitempty"`
 
 	pdfPath string // the rendered PDF until it is stored or removed
+	cause   error  // why the pages failed (fresh from RenderPages only)
 }
+
+// Err is why the pages failed, for a Pages fresh from RenderPages (nil
+// otherwise): errors.Is tells render.ErrRendererBroken from a timeout.
+func (p Pages) Err() error { return p.cause }
 
 // PDFPath is the rendered PDF of a Pages fresh from RenderPages ("" once
 // stored, or when not rendered). The caller owns the file.
@@ -180,15 +191,21 @@ func RenderPages(ctx context.Context, r *render.Renderer, path string, f formats
 		}
 		msg := err.Error()
 		var re *render.RenderError
-		if errors.As(err, &re) && re.Detail != "" {
+		if errors.Is(err, render.ErrRendererBroken) {
+			msg = strings.TrimPrefix(msg, "render: ")
+		} else if errors.As(err, &re) && re.Detail != "" {
 			msg = fmt.Sprintf("%s (%s)", re.Detail, re.Reason)
 		}
-		return Pages{Status: st, Message: msg, Toolchain: tc.String()}, nil
+		transient := st == PagesFailed && !render.DocumentsOwn(err)
+		if transient {
+			msg += " — not the document's fault: not remembered, the next audit renders it again"
+		}
+		return Pages{Status: st, Message: msg, Toolchain: tc.String(), Transient: transient, cause: err}, nil
 	}
 	sum, err := fileSHA256(pp.PDF)
 	if err != nil {
 		_ = os.Remove(pp.PDF)
-		return Pages{Status: PagesFailed, Message: fmt.Sprintf("reading the rendered PDF: %v", err), Toolchain: tc.String()}, nil
+		return Pages{Status: PagesFailed, Message: fmt.Sprintf("reading the rendered PDF: %v", err), Toolchain: tc.String(), Transient: true}, nil
 	}
 	return Pages{Status: PagesOK, Sigs: pp.Sigs, Sizes: pp.Sizes, Bands: pp.Bands, PDFSHA256: sum, Toolchain: tc.String(), pdfPath: pp.PDF}, nil
 }

@@ -177,6 +177,9 @@ func (s *Store) Snapshot(ctx context.Context, path, sha string, opts Options) (s
 	if snap.Key != key { // the file changed between hashing and reading
 		return snap, false, nil
 	}
+	if snap.Pages.Transient { // only the document's own outcome is remembered
+		return snap, false, nil
+	}
 	if err := s.Put(snap); err != nil {
 		return snap, false, nil // a store that cannot be written is not fatal
 	}

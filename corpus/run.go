@@ -123,8 +123,10 @@ func NewRenderer(ctx context.Context, mode string) (*render.Renderer, func(), er
 // results.jsonl is compacted to one line per pair, and summary.json,
 // index.html and run.json are written.
 //
-// The error is for the run itself (the folder cannot be written); ctx's
-// cancellation is reported in RunStats.Cancelled, not as an error.
+// The error is for the run itself (the folder cannot be written, or, with
+// RenderOn, a renderer that cannot render even a test document:
+// render.ErrRendererBroken); ctx's cancellation is reported in
+// RunStats.Cancelled, not as an error.
 func RunPairs(ctx context.Context, pairs []Pair, opts RunOptions) (*RunStats, error) {
 	if opts.Out == "" {
 		return nil, errors.New("corpus: no output folder")
@@ -209,16 +211,25 @@ func RunPairs(ctx context.Context, pairs []Pair, opts RunOptions) (*RunStats, er
 		r.progress = NewProgress(len(sel))
 	}
 	stats := &RunStats{Selected: len(sel), Outside: outside}
-	werr := r.write(ctx, f, r.start(ctx, sel, jobs), stats, ri, sess)
+	// The workers' context also ends when the run must stop on its own
+	// (r.stop: a renderer that cannot render anything under RenderOn).
+	runCtx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	r.stop = stop
+	werr := r.write(runCtx, f, r.start(runCtx, sel, jobs), stats, ri, sess)
 	serr := f.Sync()
 	cerr := f.Close()
 	if werr == nil {
 		werr = errors.Join(serr, cerr)
 	}
+	stopped := context.Cause(runCtx)
+	if ctx.Err() != nil || errors.Is(stopped, context.Canceled) {
+		stopped = nil
+	}
 	stats.Skipped = int(r.skipped())
 	stats.Cancelled = ctx.Err() != nil
 	sess.Audited, sess.Failed, sess.Skipped, sess.Updated = stats.Audited, stats.Failed, stats.Skipped, time.Now()
-	sess.Finished, sess.Cancelled = !stats.Cancelled && werr == nil, stats.Cancelled
+	sess.Finished, sess.Cancelled = !stats.Cancelled && werr == nil && stopped == nil, stats.Cancelled
 	if werr != nil {
 		_ = writeRunInfo(opts.Out, ri)
 		return stats, werr
@@ -232,7 +243,7 @@ func RunPairs(ctx context.Context, pairs []Pair, opts RunOptions) (*RunStats, er
 	if err := WriteOutputs(opts.Out); err != nil {
 		return stats, err
 	}
-	return stats, nil
+	return stats, stopped
 }
 
 // startSession records in ri what this invocation was asked to do and
@@ -355,6 +366,7 @@ type runner struct {
 	engine    string
 	progress  *Progress
 	maxFile   int64 // inputs larger than this are not read (formats.Limits.MaxFileSize)
+	stop      context.CancelCauseFunc
 
 	mu      sync.Mutex
 	hashes  map[string]string // path → sha256 (originals are shared)
@@ -440,6 +452,13 @@ func (r *runner) pair(ctx context.Context, p Pair) (rec *results.Record) {
 	if err != nil {
 		if ctx.Err() != nil {
 			os.RemoveAll(outDir)
+			return nil
+		}
+		if r.opts.Render == audit.RenderOn && errors.Is(err, render.ErrRendererBroken) {
+			// Every pair would fail the same way: the run stops (the pair
+			// is not written, and is audited on resume).
+			os.RemoveAll(outDir)
+			r.stop(fmt.Errorf("corpus: the renderer cannot render anything, and --render on requires pages; the run stopped (resume it once the renderer works): %w", err))
 			return nil
 		}
 		return failedRecord(rec, err)

@@ -104,7 +104,7 @@ func (r *Renderer) RenderSigs(ctx context.Context, docPath string, bands *pixeld
 	}
 	pdf, err := r.Converter.ConvertPDF(ctx, docPath)
 	if err != nil {
-		return nil, err
+		return nil, r.vet(ctx, docPath, err)
 	}
 	out := &PDFPages{PDF: pdf}
 	maxPages := r.maxPages()
@@ -143,7 +143,7 @@ func (r *Renderer) RenderSigs(ctx context.Context, docPath string, bands *pixeld
 		if errors.As(err, &re) && re.Doc == "" {
 			re.Doc = docPath
 		}
-		return nil, err
+		return nil, r.vet(ctx, docPath, err)
 	}
 	return out, nil
 }

@@ -58,6 +58,11 @@ type RenderError struct {
 	Reason      Reason
 	Detail      string // human-readable cause: exit status, stderr tail, limit
 	Quarantined bool   // failed twice (or deterministically); not retried again by this Pool
+	// Transient: the failure says nothing about the document — LibreOffice
+	// ran out of time on a loaded machine, or was killed from outside (the
+	// OOM killer, an operator). It must not be remembered as the
+	// document's: the next attempt may well succeed.
+	Transient bool
 }
 
 func (e *RenderError) Error() string {
@@ -113,6 +118,7 @@ type Renderer struct {
 	tc      Toolchain
 	semOnce sync.Once
 	sem     chan struct{}
+	health  health
 }
 
 // Config says how New builds a Renderer. The zero value is a Pool with
@@ -211,7 +217,7 @@ func (r *Renderer) Render(ctx context.Context, docPath string, each func(page in
 	}
 	pdf, err := r.Converter.ConvertPDF(ctx, docPath)
 	if err != nil {
-		return 0, err
+		return 0, r.vet(ctx, docPath, err)
 	}
 	defer os.Remove(pdf)
 	r.semOnce.Do(func() {
@@ -249,10 +255,10 @@ func (r *Renderer) Render(ctx context.Context, docPath string, each func(page in
 		re.Doc = docPath
 	}
 	if err != nil {
-		return pages, err
+		return pages, r.vet(ctx, docPath, err)
 	}
 	if pages == 0 {
-		return 0, &RenderError{Doc: docPath, Reason: ReasonZeroPages, Detail: "LibreOffice's PDF has no pages"}
+		return 0, r.vet(ctx, docPath, &RenderError{Doc: docPath, Reason: ReasonZeroPages, Detail: "LibreOffice's PDF has no pages"})
 	}
 	return pages, nil
 }

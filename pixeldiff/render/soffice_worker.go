@@ -271,6 +271,9 @@ type runResult struct {
 	reached   int    // index of the last document LibreOffice started on, -1 for none
 	exitCode  int    // -1 when killed by a signal
 	signal    string
+	// externalSignal: killed by a signal that comes from outside
+	// (SIGKILL, SIGTERM, SIGINT, SIGHUP), not one LibreOffice raised.
+	externalSignal bool
 	killed    bool // by the deadline
 	cancelled bool // by Close or because nobody waits any more
 	crashed   bool // died by a signal or exited non-zero
@@ -300,11 +303,15 @@ func (r *runResult) failure() *RenderError {
 		if r.extended {
 			how = "it was busy: extended up to the CPU or 3× wall limit"
 		}
-		return &RenderError{Reason: ReasonTimeout, Detail: fmt.Sprintf(
+		// A timeout may be the machine's load as much as the document.
+		return &RenderError{Reason: ReasonTimeout, Transient: true, Detail: fmt.Sprintf(
 			"no progress for %s (per-document deadline %s; LibreOffice used %s of CPU meanwhile, %s); killed",
 			r.noProgress.Round(100*time.Millisecond), r.deadline, r.cpuNoProgress.Round(10*time.Millisecond), how)}
 	case r.signal != "":
-		return &RenderError{Reason: ReasonCrash, Detail: "LibreOffice died: " + r.signal + r.stderrNote()}
+		// SIGKILL, SIGTERM, SIGINT, SIGHUP come from outside (the pool's
+		// own kills are r.killed and r.cancelled): the OOM killer, an
+		// operator. SIGSEGV, SIGABRT come from LibreOffice itself.
+		return &RenderError{Reason: ReasonCrash, Transient: r.externalSignal, Detail: "LibreOffice died: " + r.signal + r.stderrNote()}
 	default:
 		return &RenderError{Reason: ReasonCrash, Detail: fmt.Sprintf("LibreOffice exited with status %d", r.exitCode) + r.stderrNote()}
 	}
@@ -481,6 +488,10 @@ loop:
 		r.exitCode = ee.ExitCode()
 		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 			r.signal = "signal " + signalName(ws.Signal())
+			switch ws.Signal() {
+			case syscall.SIGKILL, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP:
+				r.externalSignal = true
+			}
 		}
 		if !r.killed && !r.cancelled && r.exitCode != 81 {
 			r.crashed = true
