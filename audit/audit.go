@@ -225,10 +225,12 @@ func run(ctx context.Context, orig, edited doc, opts Options) (*Result, error) {
 	}
 	defer closeR()
 	if renderer != nil && (orig.path == "" || edited.path == "") {
-		dir, err := os.MkdirTemp("", "editaudit-audit-")
+		fsutil.SweepStale("", "editaudit-audit-") // those of killed processes
+		dir, release, err := fsutil.MkdirTempOwned("", "editaudit-audit-")
 		if err != nil {
 			return nil, err
 		}
+		defer release()
 		defer os.RemoveAll(dir)
 		for i, d := range []*doc{&orig, &edited} {
 			if d.path == "" {

@@ -148,10 +148,12 @@ func RunPairs(ctx context.Context, pairs []Pair, opts RunOptions) (*RunStats, er
 		inSel[p.ID] = true
 	}
 	if opts.Store == nil {
-		dir, err := os.MkdirTemp("", "editaudit-store-")
+		fsutil.SweepStale("", "editaudit-store-") // those of killed runs
+		dir, release, err := fsutil.MkdirTempOwned("", "editaudit-store-")
 		if err != nil {
 			return nil, err
 		}
+		defer release()
 		defer os.RemoveAll(dir)
 		if opts.Store, err = baseline.OpenStore(dir); err != nil {
 			return nil, err

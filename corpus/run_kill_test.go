@@ -17,19 +17,11 @@ import (
 	"time"
 
 	"github.com/editaudit/editaudit/corpus/results"
+	"github.com/editaudit/editaudit/internal/testdoc"
 )
 
 // buildCLI builds cmd/editaudit into a temporary folder.
-func buildCLI(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "editaudit")
-	cmd := exec.Command("go", "build", "-o", bin, "./cmd/editaudit")
-	cmd.Dir = ".."
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
+func buildCLI(t *testing.T) string { return testdoc.BuildCLI(t) }
 
 // countLines counts the newline-terminated lines of a file.
 func countLines(path string) int {

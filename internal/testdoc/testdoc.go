@@ -189,3 +189,32 @@ func Tool(tb testing.TB, name string) string {
 	}
 	return p
 }
+
+// BuildCLI builds cmd/editaudit (from the module root, found from the
+// test's folder) into tb's temp folder and returns the binary's path, for
+// tests that must run the command as a process: to kill it, to limit its
+// memory, to send it signals.
+func BuildCLI(tb testing.TB) string {
+	tb.Helper()
+	root, err := os.Getwd()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(root, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(root)
+		if parent == root {
+			tb.Fatal("no go.mod above the test's folder")
+		}
+		root = parent
+	}
+	bin := filepath.Join(tb.TempDir(), "editaudit")
+	cmd := exec.Command("go", "build", "-o", bin, "./cmd/editaudit")
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		tb.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}

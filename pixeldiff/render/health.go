@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/editaudit/editaudit/internal/fsutil"
 	"github.com/editaudit/editaudit/pixeldiff"
 )
 
@@ -161,10 +162,12 @@ func (r *Renderer) healthCheck(ctx context.Context, family string) error {
 // renderCanary converts and rasterizes one test document of the family.
 func (r *Renderer) renderCanary(ctx context.Context, family string) error {
 	c := canaries[family]
-	dir, err := os.MkdirTemp("", "editaudit-canary-")
+	fsutil.SweepStale("", "editaudit-canary-")
+	dir, release, err := fsutil.MkdirTempOwned("", "editaudit-canary-")
 	if err != nil {
 		return fmt.Errorf("writing a test document: %w", err)
 	}
+	defer release()
 	defer os.RemoveAll(dir)
 	doc := filepath.Join(dir, "check"+c.ext)
 	nonce := fmt.Sprintf("%d", time.Now().UnixNano())

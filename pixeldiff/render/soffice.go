@@ -13,6 +13,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/editaudit/editaudit/internal/fsutil"
 )
 
 // Defaults of PoolOptions.
@@ -23,6 +25,9 @@ const (
 	DefaultMaxBatch     = 16
 	DefaultMaxBytes     = 256 << 20
 )
+
+// workPrefix names the pool's working folder in TempDir.
+const workPrefix = "editaudit-render-"
 
 // installHint is what a user without LibreOffice is told.
 const installHint = "install LibreOffice (Debian/Ubuntu: apt-get install libreoffice-writer-nogui " +
@@ -107,6 +112,7 @@ type PoolStats struct {
 // for the Pool's lifetime. A Pool is safe for concurrent use; Close it.
 type Pool struct {
 	opts     PoolOptions
+	release  func() // unlocks root's owner lock (fsutil.MkdirTempOwned)
 	exe      string // what is run
 	progDir  string // LibreOffice's program folder, when known
 	root     string // the pool's working folder
@@ -162,18 +168,27 @@ type result struct {
 // profile (so LibreOffice's first-start restart, exit code 81, never costs
 // a conversion) and starts the workers. A missing LibreOffice is
 // ErrNoRenderer with an installation hint.
-func NewPool(ctx context.Context, opts PoolOptions) (*Pool, error) {
+func NewPool(ctx context.Context, opts PoolOptions) (_ *Pool, err error) {
 	opts.fill()
 	exe, progDir, err := findSoffice(opts.SofficePath)
 	if err != nil {
 		return nil, err
 	}
-	root, err := os.MkdirTemp(opts.TempDir, "editaudit-render-")
+	// Working folders of pools whose process died without Close (kill -9)
+	// hold staged documents and PDFs: they go first. Ours is locked while
+	// this process lives, so a later sweep knows it is in use.
+	fsutil.SweepStale(opts.TempDir, workPrefix)
+	root, release, err := fsutil.MkdirTempOwned(opts.TempDir, workPrefix)
 	if err != nil {
 		return nil, fmt.Errorf("render: working folder: %w", err)
 	}
+	defer func() {
+		if err != nil {
+			release()
+		}
+	}()
 	p := &Pool{
-		opts: opts, exe: exe, progDir: progDir, root: root,
+		opts: opts, exe: exe, progDir: progDir, root: root, release: release,
 		stageDir:   filepath.Join(root, "stage"),
 		pdfDir:     filepath.Join(root, "pdf"),
 		tmpDir:     filepath.Join(root, "tmp"),
@@ -413,7 +428,9 @@ func (p *Pool) Close() error {
 	}
 	p.queue = nil
 	p.mu.Unlock()
-	return os.RemoveAll(p.root)
+	err := os.RemoveAll(p.root)
+	p.release()
+	return err
 }
 
 // take removes up to a fair share of the queue for one worker: the queue
