@@ -3,6 +3,7 @@ package corpus
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/csv"
 	"encoding/hex"
@@ -20,6 +21,7 @@ import (
 
 	"github.com/editaudit/editaudit/corpus/results"
 	"github.com/editaudit/editaudit/formats"
+	"github.com/editaudit/editaudit/internal/fsutil"
 )
 
 // Pair is one edit to audit: the original document and the edited one.
@@ -90,15 +92,27 @@ func ManifestFormatOf(name string, head []byte) string {
 // ReadManifest reads the manifest file at path (format from its name or
 // content) and resolves relative document paths against its folder.
 func ReadManifest(path string) ([]Pair, error) {
-	f, err := os.Open(path)
+	return ReadManifestContext(context.Background(), path)
+}
+
+// ReadManifestContext is ReadManifest that gives up when ctx ends: a
+// manifest may be a pipe (bash's <(…), a named pipe), whose open and reads
+// wait for a writer that may never come.
+func ReadManifestContext(ctx context.Context, path string) ([]Pair, error) {
+	f, stop, err := fsutil.OpenContext(ctx, path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	defer stop()
 	br := bufio.NewReaderSize(f, 64<<10)
 	head, _ := br.Peek(4096)
 	format := ManifestFormatOf(path, head)
-	return ParseManifest(br, format, filepath.Dir(path))
+	pairs, err := ParseManifest(br, format, filepath.Dir(path))
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	return pairs, err
 }
 
 // ParseManifest reads pairs from r in the given format (ManifestCSV,

@@ -124,7 +124,10 @@ func runCorpusRun(c *cli.Context) error {
 		}
 	case c.NArg() == 1:
 		source = c.Args().First()
-		pairs, err = corpus.ReadManifest(source)
+		pairs, err = corpus.ReadManifestContext(c.Context, source)
+		if c.Context.Err() != nil {
+			return c.Context.Err()
+		}
 		if errors.Is(err, corpus.ErrManifest) {
 			return usageErr("%s: %v", source, err)
 		}

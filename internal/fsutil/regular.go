@@ -2,6 +2,7 @@ package fsutil
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -151,4 +152,36 @@ func HashRegular(path string, max int64) (sum string, size int64, err error) {
 		return "", n, tooLarge(path, n, max)
 	}
 	return hex.EncodeToString(h.Sum(nil)), n, nil
+}
+
+// OpenContext opens path for reading and gives up when ctx ends first: an
+// open of a FIFO without a writer (a manifest given as a named pipe)
+// blocks in the system call, which no signal interrupts from Go. The file
+// is also closed when ctx ends while it is read (a read of a pipe then
+// returns at once); stop ends that watch, and must be called before the
+// caller closes the file itself.
+func OpenContext(ctx context.Context, path string) (f *os.File, stop func() bool, err error) {
+	type opened struct {
+		f   *os.File
+		err error
+	}
+	ch := make(chan opened, 1)
+	go func() {
+		f, err := os.Open(path)
+		ch <- opened{f, err}
+	}()
+	select {
+	case o := <-ch:
+		if o.err != nil {
+			return nil, nil, o.err
+		}
+		return o.f, context.AfterFunc(ctx, func() { o.f.Close() }), nil
+	case <-ctx.Done():
+		go func() { // the open may still complete: close what it gives
+			if o := <-ch; o.f != nil {
+				o.f.Close()
+			}
+		}()
+		return nil, nil, ctx.Err()
+	}
 }
