@@ -266,20 +266,20 @@ func (p *Pool) prepareProfile(w *worker) error {
 
 // runResult is what one LibreOffice run did.
 type runResult struct {
-	startErr  error  // LibreOffice could not be started at all
-	seen      []bool // a "convert" line was printed for the document
-	reached   int    // index of the last document LibreOffice started on, -1 for none
-	exitCode  int    // -1 when killed by a signal
-	signal    string
+	startErr error  // LibreOffice could not be started at all
+	seen     []bool // a "convert" line was printed for the document
+	reached  int    // index of the last document LibreOffice started on, -1 for none
+	exitCode int    // -1 when killed by a signal
+	signal   string
 	// externalSignal: killed by a signal that comes from outside
 	// (SIGKILL, SIGTERM, SIGINT, SIGHUP), not one LibreOffice raised.
 	externalSignal bool
-	killed    bool // by the deadline
-	cancelled bool // by Close or because nobody waits any more
-	crashed   bool // died by a signal or exited non-zero
-	stderr    string
-	elapsed   time.Duration
-	deadline  time.Duration
+	killed         bool // by the deadline
+	cancelled      bool // by Close or because nobody waits any more
+	crashed        bool // died by a signal or exited non-zero
+	stderr         string
+	elapsed        time.Duration
+	deadline       time.Duration
 	// At the kill: wall and CPU time since the last progress; whether the
 	// deadline was extended because LibreOffice was busy.
 	noProgress, cpuNoProgress time.Duration
