@@ -108,7 +108,7 @@ func rewrite(t *testing.T, in []byte, part string, fn func(string) string) []byt
 			}
 			b, found = []byte(nb), true
 		}
-		parts = append(parts, testdoc.Part{Name: f.Name, Data: string(b)})
+		parts = append(parts, testdoc.Part{Name: f.Name, Data: string(b), Store: f.Method == zip.Store})
 	}
 	if !found {
 		t.Fatalf("no part %s", part)

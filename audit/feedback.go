@@ -343,6 +343,9 @@ func fbPagesLines(p *Pages) []string {
 	}
 
 	head := fmt.Sprintf("Pages: %d before, %d after", p.Before, p.After)
+	if p.Notice != "" {
+		head += " (" + p.Notice + ")"
+	}
 	if len(items) == 0 {
 		return []string{head + "; none changed."}
 	}

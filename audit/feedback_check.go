@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/editaudit/editaudit/formats"
+	"github.com/editaudit/editaudit/pixeldiff/render"
 )
 
 // CheckFeedback is the model-facing text of the check of a new file (no
@@ -40,7 +41,12 @@ func CheckFeedback(rep *formats.Report, attached []int, total int, opts Feedback
 		}
 		tail = append(tail, "Structure: "+strings.Join(kv, ", ")+".")
 	}
-	tail = append(tail, checkPagesLine(attached, total))
+	pl := checkPagesLine(attached, total)
+	if rep.Format == formats.HWPX && len(attached) > 0 {
+		// Hangul pages are always laid out by editaudit's converter.
+		pl = strings.TrimSuffix(pl, ".") + " (" + render.HWPXNotice + ")."
+	}
+	tail = append(tail, pl)
 
 	lines := []string{head}
 	if len(fs) == 0 {

@@ -24,8 +24,12 @@ const jpegQuality = 85
 // the pairs that differ, says reflows once, and draws the pages the budget
 // shows.
 func comparePages(ctx context.Context, r *render.Renderer, snap *baseline.Snapshot, ep baseline.Pages, opts Options) Pages {
-	out := Pages{Status: PagesOK, Changed: []ChangedPage{}, Inserted: []int{}, Deleted: []int{}, Shown: []ShownPage{}, Toolchain: ep.Toolchain}
+	out := Pages{Status: PagesOK, Changed: []ChangedPage{}, Inserted: []int{}, Deleted: []int{}, Shown: []ShownPage{}, Toolchain: ep.Toolchain,
+		Notice: ep.Notice, Notes: ep.Notes}
 	sp := snap.Pages
+	if out.Notice == "" {
+		out.Notice = sp.Notice
+	}
 	switch {
 	case sp.Status != baseline.PagesOK:
 		out.Status, out.Message = sp.Status, "original: "+sp.Message

@@ -95,6 +95,12 @@ type Pages struct {
 	// Toolchain identifies the renderer (LibreOffice version, rasterizer,
 	// dpi, fonts) the pages were made with.
 	Toolchain string `json:"toolchain,omitempty"`
+	// Notice says once that the pages are an approximation: a Hangul
+	// document is laid out by editaudit's HWPX converter, not Hancom
+	// Office (render.HWPXNotice). Notes list what that conversion of the
+	// edited file could not draw (lines, OLE objects…).
+	Notice string   `json:"notice,omitempty"`
+	Notes  []string `json:"notes,omitempty"`
 }
 
 // Result is the outcome of one audit: the JSON object of

@@ -18,13 +18,13 @@ import (
 const Schema = "editaudit.baseline/v1"
 
 // Page statuses of a snapshot. They are the words of the audit's
-// pages.status (DESIGN.md); audit re-exports these constants rather than
-// defining its own.
+// pages.status (DESIGN.md): render's statuses plus "off"; audit re-exports
+// these constants rather than defining its own.
 const (
-	PagesOK          = "ok"
+	PagesOK          = render.StatusOK
 	PagesOff         = "off"
-	PagesUnsupported = "unsupported"
-	PagesFailed      = "failed"
+	PagesUnsupported = render.StatusUnsupported
+	PagesFailed      = render.StatusFailed
 )
 
 // Pages is the rendered side of a snapshot: signatures, never rasters; the
@@ -41,6 +41,10 @@ type Pages struct {
 	PDFSHA256 string `json:"pdf_sha256,omitempty"`
 	// Toolchain is the renderer fingerprint (render.Toolchain.String).
 	Toolchain string `json:"toolchain,omitempty"`
+	// Notice says the pages are an approximation (render.HWPXNotice for a
+	// Hangul document); Notes list what its conversion left out.
+	Notice string   `json:"notice,omitempty"`
+	Notes  []string `json:"notes,omitempty"`
 	// Transient: the pages failed for a reason that is not the document's
 	// (render.DocumentsOwn false: a timeout under load, an external kill, a
 	// full disk, a renderer that cannot render anything). A snapshot with
@@ -174,9 +178,6 @@ func Make(ctx context.Context, path string, opts Options) (*Snapshot, error) {
 // passes its original's bands.
 func RenderPages(ctx context.Context, r *render.Renderer, path string, f formats.Format, bands *pixeldiff.Bands) (Pages, error) {
 	tc := r.Toolchain(ctx)
-	if f == formats.HWPX {
-		return Pages{Status: PagesUnsupported, Message: "LibreOffice cannot read Hangul (.hwpx) documents, so pages are not compared", Toolchain: tc.String()}, nil
-	}
 	if f == formats.Unknown {
 		return Pages{Status: PagesUnsupported, Message: "the file is not a document LibreOffice can render", Toolchain: tc.String()}, nil
 	}
@@ -207,5 +208,6 @@ func RenderPages(ctx context.Context, r *render.Renderer, path string, f formats
 		_ = os.Remove(pp.PDF)
 		return Pages{Status: PagesFailed, Message: fmt.Sprintf("reading the rendered PDF: %v", err), Toolchain: tc.String(), Transient: true}, nil
 	}
-	return Pages{Status: PagesOK, Sigs: pp.Sigs, Sizes: pp.Sizes, Bands: pp.Bands, PDFSHA256: sum, Toolchain: tc.String(), pdfPath: pp.PDF}, nil
+	return Pages{Status: PagesOK, Sigs: pp.Sigs, Sizes: pp.Sizes, Bands: pp.Bands, PDFSHA256: sum, Toolchain: tc.String(),
+		Notice: pp.Notice, Notes: pp.Notes, pdfPath: pp.PDF}, nil
 }

@@ -76,9 +76,19 @@ func TestMakeRendered(t *testing.T) {
 		t.Error(err)
 	}
 
-	// HWPX is not rendered: unsupported, said, not an error.
-	hw, err := Make(ctx, dir+"/x.hwpx", Options{Renderer: r, Data: testdoc.ZipMap(map[string]string{"mimetype": "application/hwp+zip"})})
-	if err != nil || hw.Pages.Status != PagesUnsupported || hw.Pages.Message == "" {
+	// An HWPX package with nothing in it: editaudit's converter draws an
+	// empty page and says why in the notes, with the notice that the
+	// layout is its own.
+	hwData := testdoc.ZipMap(map[string]string{"mimetype": "application/hwp+zip"})
+	if err := os.WriteFile(dir+"/x.hwpx", hwData, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	hw, err := Make(ctx, dir+"/x.hwpx", Options{Renderer: r, Data: hwData})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hw.Close()
+	if hw.Pages.Status != PagesOK || hw.Pages.Notice != render.HWPXNotice || !strings.Contains(strings.Join(hw.Pages.Notes, "\n"), "no section") {
 		t.Errorf("hwpx: %v, %+v", err, hw.Pages)
 	}
 	// No renderer: pages off, no PDF.

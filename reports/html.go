@@ -268,7 +268,7 @@ func checkView(rep *formats.Report, pages []CheckPage, opts HTMLOptions) view {
 	}
 	v.Feedback = checkFeedback(rep, pages)
 	v.FeedbackNote = "--format model"
-	v.Footer = footer(opts.Version, "editaudit.check/v1", "")
+	v.Footer = footer(opts.Version, CheckSchema, "")
 	return v
 }
 

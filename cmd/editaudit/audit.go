@@ -1,48 +1,14 @@
 package main
 
 import (
-	"errors"
-	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/editaudit/editaudit/audit"
-	"github.com/editaudit/editaudit/baseline"
-	"github.com/editaudit/editaudit/internal/fsutil"
-	"github.com/editaudit/editaudit/pixeldiff/render"
 	"github.com/editaudit/editaudit/reports"
 )
-
-func renderFlag() cli.Flag {
-	return &cli.StringFlag{Name: "render", Value: "auto", Usage: "auto: render when LibreOffice is installed; on: a missing renderer is an error (exit 3); off: never render"}
-}
-
-func storeFlag() cli.Flag {
-	return &cli.StringFlag{Name: "store", Usage: "baseline store folder (default: the user cache folder, e.g. ~/.cache/editaudit)"}
-}
-
-func openStore(c *cli.Context) (*baseline.Store, error) {
-	dir := c.String("store")
-	if dir == "" {
-		d, err := baseline.DefaultDir()
-		if err != nil {
-			return nil, err
-		}
-		dir = d
-	}
-	return baseline.OpenStore(dir)
-}
-
-func checkRenderMode(m string) error {
-	switch m {
-	case audit.RenderAuto, audit.RenderOn, audit.RenderOff:
-		return nil
-	}
-	return usageErr("--render %q: use auto, on or off", m)
-}
 
 func auditCommand() *cli.Command {
 	return &cli.Command{
@@ -85,12 +51,11 @@ func runAudit(c *cli.Context) error {
 		return usageErr("audit needs ORIGINAL and EDITED (see editaudit audit --help)")
 	}
 	format := c.String("format")
-	switch format {
-	case "text", "json", "model", "html", "sarif":
-	default:
-		return usageErr("--format %q: use text, json, model, html or sarif", format)
+	if err := oneOf("format", format, reports.AuditFormats...); err != nil {
+		return err
 	}
-	if err := checkRenderMode(c.String("render")); err != nil {
+	mode, err := renderMode(c)
+	if err != nil {
 		return err
 	}
 	orig, edited := c.Args().Get(0), c.Args().Get(1)
@@ -105,125 +70,27 @@ func runAudit(c *cli.Context) error {
 	if err != nil {
 		return toolErr(err)
 	}
-	show := c.Int("show")
-	if show == 0 {
-		show = -1
-	}
 	out := c.String("out")
 	if err := writableDir(out); err != nil {
 		return toolErr(err)
 	}
 	res, err := audit.Files(c.Context, orig, edited, audit.Options{
-		Render: c.String("render"), Store: store, Show: show, OutDir: out, Restore: c.Bool("restore"),
+		Render: mode, Store: store, Show: show(c), OutDir: out, Restore: c.Bool("restore"),
 	})
 	if err != nil {
-		if c.Context.Err() != nil {
-			return c.Context.Err()
-		}
 		return toolErr(err)
 	}
-	if err := writeResult(c.App.Writer, format, res, out); err != nil {
+	write := func(w io.Writer) error { return reports.WriteAudit(w, res, format, reports.AuditOptions{}) }
+	if format == reports.FormatHTML && out != "" {
+		err = writeReport(c.App.Writer, out, "report.html", write)
+	} else {
+		err = write(c.App.Writer)
+	}
+	if err != nil {
 		return toolErr(err)
 	}
 	if res.Blocked {
 		return blocked
 	}
 	return nil
-}
-
-// writeResult prints the result in the asked format; html also goes to
-// OUT/report.html when --out is given (and its path to stderr).
-func writeResult(w io.Writer, format string, res *audit.Result, out string) error {
-	switch format {
-	case "json":
-		return reports.WriteJSON(w, res)
-	case "model":
-		return reports.WriteModel(w, res)
-	case "sarif":
-		return reports.WriteSARIF(w, res)
-	case "html":
-		if out == "" {
-			return reports.WriteHTML(w, res, reports.HTMLOptions{})
-		}
-		p := filepath.Join(out, "report.html")
-		if err := writeFileAtomic(p, func(f io.Writer) error { return reports.WriteHTML(f, res, reports.HTMLOptions{}) }); err != nil {
-			return err
-		}
-		fmt.Fprintln(w, p)
-		return nil
-	}
-	return reports.WriteText(w, res)
-}
-
-// writeFileAtomic writes a report through a temp file and a rename, so a
-// report is never left half-written.
-func writeFileAtomic(path string, write func(io.Writer) error) error {
-	return fsutil.WriteAtomic(path, 0o644, write)
-}
-
-func baselineCommand() *cli.Command {
-	return &cli.Command{
-		Name:      "baseline",
-		Usage:     "snapshot originals ahead of time (findings, structure, rendered pages)",
-		ArgsUsage: "FILE...",
-		Description: `baseline inspects and renders each original once and keeps the snapshot in the
-store, addressed by the file's sha256 and the renderer's toolchain, so every
-later audit of an edit of that original skips that work.`,
-		Flags: []cli.Flag{storeFlag(), renderFlag()},
-		Action: func(c *cli.Context) error {
-			if c.NArg() == 0 {
-				return usageErr("baseline needs at least one FILE")
-			}
-			if err := checkRenderMode(c.String("render")); err != nil {
-				return err
-			}
-			store, err := openStore(c)
-			if err != nil {
-				return toolErr(err)
-			}
-			r, err := audit.StartRenderer(c.Context, c.String("render"), render.Config{Pool: render.PoolOptions{Workers: 1}})
-			if err != nil {
-				return toolErr(err)
-			}
-			defer r.Close()
-			for _, p := range c.Args().Slice() {
-				sha, err := fileSHA(p)
-				if err != nil {
-					return toolErr(err)
-				}
-				snap, hit, err := store.Snapshot(c.Context, p, sha, baseline.Options{Renderer: r})
-				if err != nil {
-					if errors.Is(err, render.ErrNoRenderer) {
-						return toolErr(err)
-					}
-					return toolErr(err)
-				}
-				state := "stored"
-				if hit {
-					state = "already stored"
-				}
-				fmt.Fprintf(c.App.Writer, "%s: %s (%s, %d findings, pages %s %d)\n", p, state, snap.Report.Format, len(snap.Report.Findings), snap.Pages.Status, len(snap.Pages.Sigs))
-				snap.Close()
-			}
-			return nil
-		},
-	}
-}
-
-// writableDir makes sure --out exists and can be written, before any work
-// is done, so a read-only or full folder is a clear error up front.
-func writableDir(dir string) error {
-	if dir == "" {
-		return nil
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("--out %s: %w", dir, err)
-	}
-	f, err := os.CreateTemp(dir, ".editaudit-write-test-*")
-	if err != nil {
-		return fmt.Errorf("--out %s is not writable: %w", dir, err)
-	}
-	name := f.Name()
-	f.Close()
-	return os.Remove(name)
 }

@@ -2,12 +2,9 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
+	"context"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -18,20 +15,6 @@ import (
 	"github.com/editaudit/editaudit/pixeldiff/render"
 	"github.com/editaudit/editaudit/reports"
 )
-
-// checkJSON is one file's object of `check --format json` (DESIGN.md:
-// schema editaudit.check/v1).
-type checkJSON struct {
-	Schema   string                    `json:"schema"`
-	Path     string                    `json:"path"`
-	Format   formats.Format            `json:"format"`
-	Flavor   string                    `json:"flavor,omitempty"`
-	SHA256   string                    `json:"sha256"`
-	Fatal    bool                      `json:"fatal"`
-	Findings []formats.Finding         `json:"findings"`
-	Counts   formats.Counts            `json:"counts"`
-	Parts    map[string]formats.Counts `json:"parts,omitempty"`
-}
 
 func checkCommand() *cli.Command {
 	return &cli.Command{
@@ -64,49 +47,39 @@ func runCheck(c *cli.Context) error {
 		return usageErr("check needs at least one FILE (see editaudit check --help)")
 	}
 	format := c.String("format")
-	switch format {
-	case "text", "json", "model", "html":
-	default:
-		return usageErr("--format %q: use text, json, model or html", format)
-	}
-	if err := checkRenderMode(c.String("render")); err != nil {
+	if err := oneOf("format", format, reports.CheckFormats...); err != nil {
 		return err
 	}
-	if (format == "model" || format == "html") && c.NArg() != 1 {
+	mode, err := renderMode(c)
+	if err != nil {
+		return err
+	}
+	withPages := format == reports.FormatModel || format == reports.FormatHTML
+	if withPages && c.NArg() != 1 {
 		return usageErr("--format %s takes exactly one FILE", format)
 	}
-	var out []checkJSON
+	var reps []*formats.Report
 	anyFatal := false
 	for _, path := range c.Args().Slice() {
 		rep, err := inspect.File(c.Context, path, inspect.Options{})
 		if err != nil {
-			if c.Context.Err() != nil {
-				return c.Context.Err()
-			}
 			return toolErr(err)
 		}
-		j := checkJSON{Schema: "editaudit.check/v1", Path: rep.Path, Format: rep.Format, Flavor: rep.Flavor,
-			SHA256: rep.SHA256, Fatal: rep.Fatal(), Findings: rep.Findings, Counts: rep.Counts}
-		if c.Bool("parts") {
-			j.Parts = rep.Parts
+		anyFatal = anyFatal || rep.Fatal()
+		reps = append(reps, rep)
+	}
+	opts := reports.CheckOptions{Parts: c.Bool("parts")}
+	if withPages {
+		opts.Pages, err = checkPages(c.Context, mode, reps[0], c.Int("show"), c.App.ErrWriter)
+		if err != nil {
+			return toolErr(err)
 		}
-		anyFatal = anyFatal || j.Fatal
-		out = append(out, j)
 	}
-	w := c.App.Writer
-	var err error
-	if format == "model" || format == "html" {
-		return checkWithPages(c, format, out[0])
-	}
-	if format == "json" {
-		err = writeCheckJSON(w, out)
+	write := func(w io.Writer) error { return reports.WriteCheck(w, reps, format, opts) }
+	if out := c.String("out"); out != "" && format == reports.FormatHTML {
+		err = writeReport(c.App.Writer, out, "check.html", write)
 	} else {
-		for i, j := range out {
-			if i > 0 {
-				fmt.Fprintln(w)
-			}
-			writeCheckText(w, j, c.Bool("parts"))
-		}
+		err = write(c.App.Writer)
 	}
 	if err != nil {
 		return toolErr(err)
@@ -117,119 +90,33 @@ func runCheck(c *cli.Context) error {
 	return nil
 }
 
-func writeCheckJSON(w io.Writer, out []checkJSON) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if len(out) == 1 {
-		return enc.Encode(out[0])
+// checkPages renders the first n pages of a new file for --format model
+// and html (check renders only for the formats that show pages, DESIGN.md;
+// unknown content is not rendered; HWPX goes through editaudit's converter). With --render auto a page
+// that cannot be drawn is said on stderr and the report goes without it.
+func checkPages(ctx context.Context, mode string, rep *formats.Report, n int, stderr io.Writer) ([]reports.CheckPage, error) {
+	if mode == audit.RenderOff || rep.Format == formats.Unknown {
+		return nil, nil
 	}
-	return enc.Encode(out)
-}
-
-// writeCheckText: one line per finding, then the verdict and the counts.
-func writeCheckText(w io.Writer, j checkJSON, parts bool) {
-	fmt.Fprintf(w, "%s (%s)\n", j.Path, j.Flavor+orFormat(j))
-	for _, f := range j.Findings {
-		fmt.Fprintf(w, "  %s\n", f.String())
-		if f.Fix != "" {
-			fmt.Fprintf(w, "      fix: %s\n", f.Fix)
-		}
+	r, err := audit.StartRenderer(ctx, mode, render.Config{Pool: render.PoolOptions{Workers: 1}})
+	if err != nil || r == nil {
+		return nil, err
 	}
-	t := formats.TallyOf(j.Findings)
-	verdict := "ok: no fatal findings"
-	if j.Fatal {
-		verdict = "FATAL: the application will refuse or repair this file"
+	defer r.Close()
+	pages, err := firstPages(ctx, r, rep.Path, n)
+	if err != nil && mode == audit.RenderOn {
+		return nil, err
 	}
-	fmt.Fprintf(w, "  %s (%d findings: %d fatal, %d error, %d warning, %d info)\n", verdict, t.Total, t.Fatal, t.Error, t.Warning, t.Info)
-	if len(j.Counts) > 0 {
-		var kv []string
-		for _, k := range j.Counts.Keys() {
-			kv = append(kv, fmt.Sprintf("%s=%d", k, j.Counts[k]))
-		}
-		fmt.Fprintf(w, "  structure: %s\n", strings.Join(kv, " "))
-	}
-	if parts {
-		for _, p := range sortedKeys(j.Parts) {
-			var kv []string
-			for _, k := range j.Parts[p].Keys() {
-				kv = append(kv, fmt.Sprintf("%s=%d", k, j.Parts[p][k]))
-			}
-			fmt.Fprintf(w, "    %s: %s\n", p, strings.Join(kv, " "))
-		}
-	}
-}
-
-func orFormat(j checkJSON) string {
-	if j.Flavor == "" {
-		return string(j.Format)
-	}
-	return ""
-}
-
-func sortedKeys(m map[string]formats.Counts) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sortStrings(ks)
-	return ks
-}
-
-// checkWithPages renders the first --show pages of a new file (check
-// renders only for the formats that show pages, DESIGN.md) and writes the
-// model content blocks or the HTML page.
-func checkWithPages(c *cli.Context, format string, j checkJSON) error {
-	rep, err := inspect.File(c.Context, j.Path, inspect.Options{})
 	if err != nil {
-		return toolErr(err)
+		fmt.Fprintf(stderr, "editaudit: pages not attached: %v\n", err)
 	}
-	var pages []reports.CheckPage
-	mode := c.String("render")
-	if mode != audit.RenderOff && rep.Format != formats.HWPX && rep.Format != formats.Unknown {
-		r, err := audit.StartRenderer(c.Context, mode, render.Config{Pool: render.PoolOptions{Workers: 1}})
-		if err != nil {
-			return toolErr(err)
-		}
-		defer r.Close()
-		if r != nil {
-			pages, err = firstPages(c, r, j.Path, c.Int("show"))
-			if err != nil && mode == audit.RenderOn {
-				return toolErr(err)
-			}
-			if err != nil {
-				fmt.Fprintf(c.App.ErrWriter, "editaudit: pages not attached: %v\n", err)
-			}
-		}
-	}
-	write := func(w io.Writer) error {
-		if format == "model" {
-			return reports.WriteCheckModel(w, rep, pages)
-		}
-		return reports.WriteCheckHTML(w, rep, pages)
-	}
-	if out := c.String("out"); out != "" && format == "html" {
-		if err := os.MkdirAll(out, 0o755); err != nil {
-			return toolErr(err)
-		}
-		p := filepath.Join(out, "check.html")
-		if err := writeFileAtomic(p, write); err != nil {
-			return toolErr(err)
-		}
-		fmt.Fprintln(c.App.Writer, p)
-	} else if err := write(c.App.Writer); err != nil {
-		return toolErr(err)
-	}
-	if rep.Fatal() {
-		return blocked
-	}
-	return nil
+	return pages, nil
 }
 
 // firstPages renders a document and keeps its first n pages as JPEGs.
-func firstPages(c *cli.Context, r *render.Renderer, path string, n int) ([]reports.CheckPage, error) {
+func firstPages(ctx context.Context, r *render.Renderer, path string, n int) ([]reports.CheckPage, error) {
 	var pages []reports.CheckPage
-	total, err := r.Render(c.Context, path, func(page int, ra *pixeldiff.Raster, _, _ float64) error {
+	total, err := r.Render(ctx, path, func(page int, ra *pixeldiff.Raster, _, _ float64) error {
 		if page > n {
 			return nil
 		}

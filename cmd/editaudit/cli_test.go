@@ -387,3 +387,25 @@ func TestCLIOutReadOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestCLICancelled: a cancelled run exits 130 whatever the command was
+// doing (a cancelled baseline exited 3 when the exit error was mapped
+// before the cancellation).
+func TestCLICancelled(t *testing.T) {
+	dir := t.TempDir()
+	f := cliFiles(t, dir)
+	store := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, args := range [][]string{
+		{"baseline", "--render", "off", "--store", store, f["orig.docx"]},
+		{"audit", "--render", "off", "--store", store, f["orig.docx"], f["ok.docx"]},
+		{"check", f["orig.docx"]},
+	} {
+		var out, errb bytes.Buffer
+		code := Run(ctx, append([]string{"editaudit"}, args...), &out, &errb)
+		if code != exitCancel || !strings.Contains(errb.String(), "cancelled") {
+			t.Errorf("%v: exit %d, want 130; stderr %q", args[0], code, errb.String())
+		}
+	}
+}

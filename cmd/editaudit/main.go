@@ -1,6 +1,12 @@
 // Command editaudit audits edits of Word, PowerPoint, Excel and Hangul
 // documents: new defects that stop the application opening the file,
 // structure that shrank, and rendered pages that changed.
+//
+// It is wiring only: one file per command turns flags into library calls
+// (audit, baseline, formats/inspect, pixeldiff/render, reports, corpus,
+// synth, mutate) and maps their errors to the exit codes of DESIGN.md in
+// one place (exitCode). It owns no schema and no output format; the
+// writers are in reports, pages.json in pixeldiff/render.
 package main
 
 import (
@@ -99,21 +105,27 @@ func commands() []*cli.Command {
 // Run executes the CLI with args (args[0] is the program name) and returns
 // the exit code. It is the whole program, testable without a subprocess.
 func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	app := newApp(stdout, stderr)
-	err := app.RunContext(ctx, args)
-	if err == nil {
-		return exitOK
-	}
+	err := newApp(stdout, stderr).RunContext(ctx, args)
+	return exitCode(ctx, err, stderr)
+}
+
+// exitCode is the one mapping from a command's error to the exit code,
+// saying on stderr why. Cancellation comes first: a command interrupted
+// mid-way fails with whatever its last call returned (a killed process,
+// a wrapped context error), and that is exit 130, never 3.
+func exitCode(ctx context.Context, err error, stderr io.Writer) int {
 	var ee *exitError
 	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, context.Canceled) || ctx.Err() != nil:
+		fmt.Fprintln(stderr, "editaudit: cancelled")
+		return exitCancel
 	case errors.As(err, &ee):
 		if ee.err != nil {
 			fmt.Fprintln(stderr, "editaudit:", ee.err)
 		}
 		return ee.code
-	case errors.Is(err, context.Canceled):
-		fmt.Fprintln(stderr, "editaudit: cancelled")
-		return exitCancel
 	default:
 		// urfave/cli reports unknown flags and commands as plain errors.
 		fmt.Fprintln(stderr, "editaudit:", err)

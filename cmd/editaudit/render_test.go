@@ -7,11 +7,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/editaudit/editaudit/pixeldiff/render"
 )
 
 // TestRenderCommand: page images and pages.json; usage errors; a missing
-// LibreOffice is exit 3 with how to install it; HWPX is unsupported (exit
-// 3, said in pages.json).
+// LibreOffice is exit 3 with how to install it; an .hwpx that is not one
+// fails to convert (exit 3, said in pages.json).
 func TestRenderCommand(t *testing.T) {
 	dir := t.TempDir()
 	doc := filepath.Join(dir, "contract.docx")
@@ -60,7 +62,7 @@ func TestRenderCommand(t *testing.T) {
 		if code != exitOK {
 			t.Fatalf("%s: exit %d: %s", format, code, stderr)
 		}
-		var pj pagesJSON
+		var pj render.PagesFile
 		b, err := os.ReadFile(filepath.Join(out, "pages.json"))
 		if err == nil {
 			err = json.Unmarshal(b, &pj)
@@ -82,7 +84,7 @@ func TestRenderCommand(t *testing.T) {
 	out := filepath.Join(dir, "out-hwpx")
 	code, _, stderr := cliRun(t, "render", "--out", out, hwpx)
 	b, _ := os.ReadFile(filepath.Join(out, "pages.json"))
-	if code != exitTool || !strings.Contains(stderr, "HWPX") || !strings.Contains(string(b), `"status": "unsupported"`) {
+	if code != exitTool || !strings.Contains(stderr, "hwpx-convert") || !strings.Contains(string(b), `"status": "failed"`) {
 		t.Errorf("hwpx: exit %d, stderr %q, pages.json %s", code, stderr, b)
 	}
 }

@@ -4,13 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/editaudit/editaudit/formats"
+	"github.com/editaudit/editaudit/internal/fsutil"
 )
 
 func sanitizeCommand() *cli.Command {
@@ -23,48 +21,50 @@ U+000B, U+000C, U+000E–U+001F, U+FFFE, U+FFFF, raw or as &#…; references)
 removed from every XML part, and lists each removal (part, line, column, code
 point). Other parts are copied byte for byte. IN is never touched; OUT is
 written atomically.`,
-		Flags: []cli.Flag{&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "text or json"}},
-		Action: func(c *cli.Context) error {
-			if c.NArg() != 2 {
-				return usageErr("sanitize needs IN and OUT")
-			}
-			in, out := c.Args().Get(0), c.Args().Get(1)
-			if abs(in) == abs(out) {
-				return usageErr("OUT must differ from IN: sanitize never modifies its input")
-			}
-			data, err := os.ReadFile(in)
-			if err != nil {
-				return toolErr(err)
-			}
-			var buf bytes.Buffer
-			rs, err := formats.Sanitize(c.Context, bytes.NewReader(data), int64(len(data)), &buf, formats.DefaultLimits())
-			if err != nil {
-				return toolErr(err)
-			}
-			if err := writeFileAtomic(out, func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err }); err != nil {
-				return toolErr(err)
-			}
-			if c.String("format") == "json" {
-				if rs == nil {
-					rs = []formats.Removal{}
-				}
-				enc := json.NewEncoder(c.App.Writer)
-				enc.SetIndent("", "  ")
-				return enc.Encode(map[string]any{"in": in, "out": out, "removed": rs})
-			}
-			for _, r := range rs {
-				fmt.Fprintf(c.App.Writer, "removed %s at %s:%d:%d\n", r.CodePoint, r.Part, r.Line, r.Column)
-			}
-			fmt.Fprintf(c.App.Writer, "%d characters removed; wrote %s\n", len(rs), out)
-			return nil
-		},
+		Flags:  []cli.Flag{&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "text or json"}},
+		Action: runSanitize,
 	}
 }
 
-func abs(p string) string {
-	a, err := filepath.Abs(p)
-	if err != nil {
-		return p
+// sanitizeJSON is what `sanitize --format json` prints.
+type sanitizeJSON struct {
+	In      string            `json:"in"`
+	Out     string            `json:"out"`
+	Removed []formats.Removal `json:"removed"`
+}
+
+func runSanitize(c *cli.Context) error {
+	if c.NArg() != 2 {
+		return usageErr("sanitize needs IN and OUT")
 	}
-	return a
+	in, out := c.Args().Get(0), c.Args().Get(1)
+	if sameFile(in, out) {
+		return usageErr("OUT must differ from IN: sanitize never modifies its input")
+	}
+	data, err := fsutil.ReadRegular(in, formats.DefaultLimits().MaxFileSize) // no FIFO, no file larger than memory
+	if err != nil {
+		return toolErr(err)
+	}
+	var buf bytes.Buffer
+	rs, err := formats.Sanitize(c.Context, bytes.NewReader(data), int64(len(data)), &buf, formats.DefaultLimits())
+	if err != nil {
+		return toolErr(err)
+	}
+	if err := fsutil.WriteFileAtomic(out, buf.Bytes(), 0o644); err != nil {
+		return toolErr(err)
+	}
+	w := c.App.Writer
+	if c.String("format") == "json" {
+		if rs == nil {
+			rs = []formats.Removal{}
+		}
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(sanitizeJSON{In: in, Out: out, Removed: rs})
+	}
+	for _, r := range rs {
+		fmt.Fprintf(w, "removed %s at %s:%d:%d\n", r.CodePoint, r.Part, r.Line, r.Column)
+	}
+	fmt.Fprintf(w, "%d characters removed; wrote %s\n", len(rs), out)
+	return nil
 }

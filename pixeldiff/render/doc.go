@@ -5,6 +5,8 @@
 // poppler; whole documents or page ranges), and the Renderer joins the
 // two, signs each page (RenderSigs) and names the Toolchain that made the
 // pixels. New is the one constructor the library and the command use.
+// WriteFolder draws a document into a folder of page images with
+// pages.json (the public schema editaudit.pages/v1, PagesFile).
 //
 // It imports pixeldiff for Raster and the signatures; it must not import
 // formats, baseline, audit, reports or corpus (they import it).

@@ -91,6 +91,10 @@ type PDFPages struct {
 	Sizes [][2]float64
 	// Bands are the running header/footer bands the signatures masked.
 	Bands pixeldiff.Bands
+	// Notice says the layout is an approximation (HWPXNotice for a Hangul
+	// document, "" otherwise); Notes list what its conversion left out.
+	Notice string
+	Notes  []string
 }
 
 // RenderSigs converts docPath to PDF through the pool, rasterizes its
@@ -102,11 +106,12 @@ func (r *Renderer) RenderSigs(ctx context.Context, docPath string, bands *pixeld
 	if err := r.ready(); err != nil {
 		return nil, err
 	}
-	pdf, err := r.Converter.ConvertPDF(ctx, docPath)
+	cv, err := r.convertPDF(ctx, docPath)
 	if err != nil {
 		return nil, r.vet(ctx, docPath, err)
 	}
-	out := &PDFPages{PDF: pdf}
+	pdf := cv.pdf
+	out := &PDFPages{PDF: pdf, Notice: cv.notice, Notes: cv.notes}
 	maxPages := r.maxPages()
 	tooMany := func(page int) error {
 		if page > maxPages {

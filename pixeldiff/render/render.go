@@ -208,17 +208,18 @@ func (r *Renderer) Toolchain(ctx context.Context) Toolchain {
 // at a time: page is 1-based, the Raster belongs to the callee (it is not
 // reused), widthPt/heightPt are the page size in points as displayed. It returns the number of pages. A document that LibreOffice
 // cannot render, or whose PDF has 0 pages, gives a *RenderError
-// (ErrRenderFailed); HWPX and unknown content give ErrUnsupported; a missing
+// (ErrRenderFailed); a Hangul document is converted first (hwpx.go); unknown content gives ErrUnsupported; a missing
 // LibreOffice or rasterizer gives ErrNoRenderer. An error returned by each
 // stops the rendering and is returned as is.
 func (r *Renderer) Render(ctx context.Context, docPath string, each func(page int, r *pixeldiff.Raster, widthPt, heightPt float64) error) (int, error) {
 	if err := r.ready(); err != nil {
 		return 0, err
 	}
-	pdf, err := r.Converter.ConvertPDF(ctx, docPath)
+	cv, err := r.convertPDF(ctx, docPath)
 	if err != nil {
 		return 0, r.vet(ctx, docPath, err)
 	}
+	pdf := cv.pdf
 	defer os.Remove(pdf)
 	r.semOnce.Do(func() {
 		n := r.Parallel

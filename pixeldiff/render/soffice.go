@@ -327,6 +327,9 @@ func (p *Pool) ConvertPDF(ctx context.Context, docPath string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if ext == hwpxExt {
+		return "", fmt.Errorf("%w: %s: HWPX (LibreOffice has no HWPX import filter; the Renderer converts it first)", ErrUnsupported, filepath.Base(docPath))
+	}
 	tmp, sum, _, err := stageCopy(docPath, p.stageDir, p.opts.MaxBytes)
 	if err != nil {
 		var re *RenderError

@@ -46,8 +46,13 @@ var odfMime = map[string]string{
 }
 
 // hwpxMime is the mimetype entry of an OWPML (HWPX) package (KS X 6101).
-// LibreOffice 7.x has no HWPX import filter: such files are unsupported.
-const hwpxMime = "application/hwp+zip"
+// LibreOffice 7.x has no HWPX import filter: DetectFormat names such a
+// file hwpxExt, the Renderer converts it first (hwpx.go) and the Pool
+// refuses it.
+const (
+	hwpxMime = "application/hwp+zip"
+	hwpxExt  = ".hwpx"
+)
 
 func knownExt(ext string) bool {
 	for _, l := range [][]string{writerExts, calcExts, impressExts} {
@@ -64,13 +69,11 @@ func knownExt(ext string) bool {
 // LibreOffice. The file's own extension is used when it agrees with the
 // content; a zip package is sniffed (word/ → .docx, ppt/ → .pptx, xl/ →
 // .xlsx, an ODF mimetype → its extension) so a missing or wrong extension
-// does not matter. HWPX, and content that is neither a known package nor
-// carries a known extension, give ErrUnsupported.
+// does not matter. A Hangul package gives ".hwpx" (the Renderer converts
+// it before LibreOffice sees it); content that is neither a known package
+// nor carries a known extension gives ErrUnsupported.
 func DetectFormat(path string) (string, error) {
 	ext := strings.ToLower(filepath.Ext(path))
-	if ext == ".hwpx" {
-		return "", fmt.Errorf("%w: %s: HWPX (LibreOffice has no HWPX import filter)", ErrUnsupported, filepath.Base(path))
-	}
 	f, info, err := fsutil.OpenRegular(path) // a FIFO is refused before it could block the open
 	if errors.Is(err, fsutil.ErrNotRegular) {
 		return "", fmt.Errorf("%w: %w", ErrUnsupported, err)
@@ -88,7 +91,7 @@ func DetectFormat(path string) (string, error) {
 			return sniffed, nil
 		}
 	}
-	if knownExt(ext) {
+	if knownExt(ext) || ext == hwpxExt {
 		return ext, nil
 	}
 	return "", fmt.Errorf("%w: %s: unrecognised document type", ErrUnsupported, filepath.Base(path))
@@ -114,7 +117,7 @@ func sniffZip(f io.ReaderAt, size int64, ext string) (string, error) {
 		rc.Close()
 		mt := strings.TrimSpace(string(b))
 		if mt == hwpxMime {
-			return "", fmt.Errorf("%w: HWPX package (mimetype %s; LibreOffice has no HWPX import filter)", ErrUnsupported, mt)
+			return hwpxExt, nil
 		}
 		if e, ok := odfMime[mt]; ok {
 			return e, nil

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/editaudit/editaudit/formats/hwpx/convert"
 )
 
 // Toolchain identifies everything that affects rendered pixels. It goes into
@@ -23,6 +25,10 @@ type Toolchain struct {
 	Rasterizer  string `json:"rasterizer"`
 	DPI         int    `json:"dpi"`
 	Fonts       string `json:"fonts"`
+	// HWPX is the version of editaudit's HWPX → ODT converter
+	// (formats/hwpx/convert.Version): Hangul pages laid out by different
+	// converter versions are never compared.
+	HWPX string `json:"hwpx,omitempty"`
 }
 
 // Key returns a stable short hash (16 hex digits) of the toolchain, for cache
@@ -35,7 +41,11 @@ func (t Toolchain) Key() string {
 
 // String is a one-line description for logs and reports.
 func (t Toolchain) String() string {
-	return fmt.Sprintf("%s; %s; %d dpi; fonts %s", t.LibreOffice, t.Rasterizer, t.DPI, t.Fonts)
+	s := fmt.Sprintf("%s; %s; %d dpi; fonts %s", t.LibreOffice, t.Rasterizer, t.DPI, t.Fonts)
+	if t.HWPX != "" {
+		s += "; " + t.HWPX
+	}
+	return s
 }
 
 // ToolchainOf fingerprints a converter and a rasterizer at dpi without
@@ -44,7 +54,7 @@ func (t Toolchain) String() string {
 // document before starting LibreOffice still names the rasterizer and the
 // fonts.
 func ToolchainOf(ctx context.Context, c Converter, rz Rasterizer, dpi int) Toolchain {
-	tc := Toolchain{DPI: dpi}
+	tc := Toolchain{DPI: dpi, HWPX: convert.Version}
 	var progDir string
 	if c != nil {
 		tc.LibreOffice = c.Version(ctx)
