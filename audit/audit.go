@@ -220,8 +220,12 @@ func (d doc) file() string {
 // run is the audit behind Files and Reader.
 func run(ctx context.Context, orig, edited doc, opts Options) (*Result, error) {
 	renderer, closeR, err := opts.renderer(ctx)
+	var startErr error // with RenderAuto: LibreOffice is installed but cannot start
 	if err != nil {
-		return nil, err
+		if opts.Render != RenderAuto || !errors.Is(err, render.ErrRendererBroken) {
+			return nil, err
+		}
+		startErr, closeR = err, func() {}
 	}
 	defer closeR()
 	if renderer != nil && (orig.path == "" || edited.path == "") {
@@ -265,6 +269,8 @@ func run(ctx context.Context, orig, edited doc, opts Options) (*Result, error) {
 
 	// Pages.
 	switch {
+	case startErr != nil:
+		res.Pages = Pages{Status: PagesFailed, Message: strings.TrimPrefix(startErr.Error(), "render: ") + " — not the documents' fault"}
 	case renderer == nil && opts.Render == RenderAuto:
 		res.Pages = Pages{Status: PagesFailed, Message: renderOffMessage(opts.Render)}
 	case renderer == nil:
@@ -409,7 +415,8 @@ func wrapRenderErr(err error) error {
 // StartRenderer starts, with render.New(cfg), the renderer a --render mode
 // asks for: nil and no error for RenderOff (or ""), and for RenderAuto when
 // LibreOffice is missing; for RenderOn a missing LibreOffice is
-// ErrNoRenderer with how to install it. It is the one place the library
+// ErrNoRenderer with how to install it. A LibreOffice that is installed
+// but cannot start is render.ErrRendererBroken in either mode. It is the one place the library
 // and the command turn a mode into a Renderer; share the Renderer across
 // audits (Options.Renderer) and Close it when done (a nil Renderer closes
 // as a no-op).

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -474,5 +475,73 @@ func TestRenderFailuresNotTheDocuments(t *testing.T) {
 			}
 			t.Logf("%s: %s", tc.fault, res.Pages.Message)
 		})
+	}
+}
+
+// TestRenderTMPDIRFull: the renderer's TMPDIR is a small tmpfs that fills
+// up after LibreOffice started (other jobs' files). Rendering fails for a
+// reason that is not the document's: with --render on the audit is an
+// error; with auto pages failed and nothing is stored. Once space is
+// freed the next audit renders and stores. (A full TMPDIR used to be
+// cached as the original's final outcome: no page comparison for it ever
+// after.)
+func TestRenderTMPDIRFull(t *testing.T) {
+	requireTools(t, "soffice", "pdftoppm", "pdfinfo")
+	if testing.Short() {
+		t.Skip("renders with LibreOffice")
+	}
+	mnt := t.TempDir()
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=48m", "tmpfs", mnt).CombinedOutput(); err != nil {
+		t.Skipf("cannot mount a tmpfs here: %v %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("umount", "-l", mnt).Run() })
+	t.Setenv("TMPDIR", mnt)
+	r, err := render.New(context.Background(), render.Config{Pool: render.PoolOptions{Workers: 1, TempDir: mnt}, DPI: 40})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	dir := t.TempDir()
+	o := filepath.Join(dir, "orig.docx")
+	os.WriteFile(o, faultDocx(t, "Hello"), 0o644)
+	e := filepath.Join(dir, "edited.docx")
+	os.WriteFile(e, faultDocx(t, "Hello, edited"), 0o644)
+	store, err := baseline.OpenStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Fill the file system.
+	fill := filepath.Join(mnt, "fill")
+	f, err := os.Create(fill)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunk := make([]byte, 1<<20)
+	for {
+		if _, err := f.Write(chunk); err != nil {
+			break
+		}
+	}
+	f.Close()
+	_, err = audit.Files(context.Background(), o, e, audit.Options{Render: audit.RenderOn, Renderer: r, Store: store})
+	if !errors.Is(err, audit.ErrPagesNotRendered) {
+		t.Errorf("--render on with TMPDIR full: %v, want ErrPagesNotRendered", err)
+	} else {
+		t.Logf("--render on: %v", err)
+	}
+	res, err := audit.Files(context.Background(), o, e, audit.Options{Render: audit.RenderAuto, Renderer: r, Store: store})
+	if err != nil || res.Pages.Status != audit.PagesFailed || !strings.Contains(res.Pages.Message, "not the document's fault") {
+		t.Errorf("--render auto with TMPDIR full: %v %+v", err, res)
+	}
+	if n := storeEntries(t, store); n != 0 {
+		t.Errorf("%d store entries while TMPDIR was full, want 0", n)
+	}
+	os.Remove(fill)
+	res, err = audit.Files(context.Background(), o, e, audit.Options{Render: audit.RenderOn, Renderer: r, Store: store})
+	if err != nil || res.Pages.Status != audit.PagesOK {
+		t.Fatalf("after freeing space: %v %+v", err, res.Pages)
+	}
+	if n := storeEntries(t, store); n != 1 {
+		t.Errorf("%d store entries after a good render, want 1", n)
 	}
 }
