@@ -6,7 +6,7 @@ GO ?= go
 BIN := bin/editaudit
 CORPUS ?= $(if $(wildcard ../shared/corpus/real),$(abspath ../shared/corpus/real),)
 
-.PHONY: setup build test demo bench fuzz lint clean
+.PHONY: setup build test demo bench fuzz lint clean image
 
 setup:
 	@bash scripts/setup.sh
@@ -44,6 +44,13 @@ lint:
 	  if ! cmp -s go.mod /tmp/editaudit-go.mod.$$$$ || ! cmp -s go.sum /tmp/editaudit-go.sum.$$$$; then \
 	    echo "go mod tidy changes go.mod/go.sum: run it and commit"; cp /tmp/editaudit-go.mod.$$$$ go.mod; cp /tmp/editaudit-go.sum.$$$$ go.sum; rm -f /tmp/editaudit-go.*.$$$$; exit 1; fi; \
 	  rm -f /tmp/editaudit-go.*.$$$$
+
+# The container image (deploy/Dockerfile, built from the repository root):
+# what the Kubernetes job runs. Needs docker (or IMAGE_BUILDER=podman).
+IMAGE ?= editaudit:dev
+IMAGE_BUILDER ?= docker
+image:
+	$(IMAGE_BUILDER) build -f deploy/Dockerfile -t $(IMAGE) .
 
 clean:
 	rm -rf bin demo-out

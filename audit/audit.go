@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -109,7 +110,9 @@ func (s Source) read() ([]byte, error) {
 // Files audits the edit that turned the document at originalPath into the
 // one at editedPath: the path convenience over Reader, and the only form
 // that can Restore. The error is for the tool failing (I/O, a missing
-// renderer with RenderOn, cancellation); a broken document is findings.
+// renderer with RenderOn, cancellation, an unreadable original); a broken
+// document is findings, and so is an edited path that names no document
+// (missing, a folder, a FIFO: the fatal finding file.missing, blocked).
 // Nothing is written to either input unless opts.Restore is set and the
 // edit is blocked.
 func Files(ctx context.Context, originalPath, editedPath string, opts Options) (*Result, error) {
@@ -118,7 +121,16 @@ func Files(ctx context.Context, originalPath, editedPath string, opts Options) (
 	if err != nil {
 		return nil, err
 	}
+	// An edited path that names no document (missing, a folder, a FIFO,
+	// unreadable) is the finding file.missing; it is stated before any
+	// open, so a FIFO never blocks.
+	if why := inspect.Present(editedPath); why != nil {
+		return missingEdit(ctx, orig, editedPath, why, opts)
+	}
 	edited, err := readDoc(editedPath, lim.MaxFileSize)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) || errors.Is(err, inspect.ErrNotRegular) {
+		return missingEdit(ctx, orig, editedPath, err, opts) // changed between the stat and the open
+	}
 	if err != nil {
 		return nil, err
 	}

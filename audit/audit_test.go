@@ -1,13 +1,11 @@
 package audit_test
 
 import (
-	"archive/zip"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"flag"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -85,30 +83,16 @@ func mutateDoc(t *testing.T, kind string, in []byte) []byte {
 // rewrite returns a copy of the package with one part changed by fn.
 func rewrite(t *testing.T, in []byte, part string, fn func(string) string) []byte {
 	t.Helper()
-	zr, err := zip.NewReader(bytes.NewReader(in), int64(len(in)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var parts []testdoc.Part
+	parts := testdoc.Entries(t, in)
 	found := false
-	for _, f := range zr.File {
-		rc, err := f.Open()
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := io.ReadAll(rc)
-		rc.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if f.Name == part {
-			nb := fn(string(b))
-			if nb == string(b) {
+	for i, p := range parts {
+		if p.Name == part {
+			nb := fn(p.Data)
+			if nb == p.Data {
 				t.Fatalf("rewrite of %s changed nothing", part)
 			}
-			b, found = []byte(nb), true
+			parts[i].Data, found = nb, true
 		}
-		parts = append(parts, testdoc.Part{Name: f.Name, Data: string(b), Store: f.Method == zip.Store})
 	}
 	if !found {
 		t.Fatalf("no part %s", part)

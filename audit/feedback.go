@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/editaudit/editaudit/formats"
+	"github.com/editaudit/editaudit/internal/plural"
 )
 
 // Every sentence a model reads is built in this package: the audit's
@@ -85,8 +86,12 @@ func Feedback(r *Result, opts FeedbackOptions) string {
 	if l := fbResolvedLine(r.Resolved); l != "" {
 		tail = append(tail, l)
 	}
-	tail = append(tail, fbStructureLines(r.Structure.Shrunk)...)
-	tail = append(tail, fbPagesLines(&r.Pages)...)
+	if editMissing(r) {
+		tail = append(tail, "Structure and pages: not compared; there is no edited file to read.")
+	} else {
+		tail = append(tail, fbStructureLines(r.Structure.Shrunk)...)
+		tail = append(tail, fbPagesLines(&r.Pages)...)
+	}
 
 	fs := append([]formats.Finding(nil), r.NewFindings...)
 	formats.Sort(fs)
@@ -129,7 +134,7 @@ func fbFindingLines(fs []formats.Finding, header, adjective, head string, tail [
 		if n < opts.MaxFindings {
 			cause = fmt.Sprintf("cap: %d characters of feedback", opts.MaxChars)
 		}
-		lines = append(lines, fmt.Sprintf("… and %d more %s%s not listed (%s).", rest, adjective, fbPlural(rest, "finding", "findings"), cause))
+		lines = append(lines, fmt.Sprintf("… and %d more %s%s not listed (%s).", rest, adjective, plural.Word(rest, "finding", "findings"), cause))
 	}
 	return lines
 }
@@ -159,7 +164,9 @@ func fbBound(s string, max int) string {
 
 func fbVerdictLine(r *Result) string {
 	var b strings.Builder
-	if r.Blocked {
+	if r.Blocked && editMissing(r) {
+		b.WriteString("BLOCKED: the edited file is not there to open (file.missing).")
+	} else if r.Blocked {
 		n := 0
 		for _, f := range r.NewFindings {
 			if f.Grade == formats.Fatal {
@@ -169,7 +176,7 @@ func fbVerdictLine(r *Result) string {
 		if n == 0 {
 			b.WriteString("BLOCKED: the edit introduced a fatal defect; the application will refuse or repair this file.")
 		} else {
-			fmt.Fprintf(&b, "BLOCKED: the edit introduced %d fatal %s; the application will refuse or repair this file.", n, fbPlural(n, "defect", "defects"))
+			fmt.Fprintf(&b, "BLOCKED: the edit introduced %d fatal %s; the application will refuse or repair this file.", n, plural.Word(n, "defect", "defects"))
 		}
 	} else {
 		b.WriteString("PASSED: nothing new at fatal.")
@@ -228,9 +235,13 @@ func fbFindingBlock(i int, f formats.Finding) string {
 
 // Location is where a finding is, compiler style: "word/document.xml:2:19965",
 // "word/document.xml:2", "word/document.xml", or "the package" when the
-// finding is about the whole file.
+// finding is about the whole file ("the file" when there is none:
+// file.missing).
 func Location(f formats.Finding) string {
-	if f.Part == "" {
+	switch {
+	case f.Code == formats.CodeFileMissing:
+		return "the file"
+	case f.Part == "":
 		return "the package"
 	}
 	switch {
@@ -265,7 +276,7 @@ func fbResolvedLine(fs []formats.Finding) string {
 		return ""
 	}
 	n := len(fs)
-	s := fmt.Sprintf("The edit fixed %d %s the original had", n, fbPlural(n, "problem", "problems"))
+	s := fmt.Sprintf("The edit fixed %d %s the original had", n, plural.Word(n, "problem", "problems"))
 	if t := formats.TallyOf(fs); t.Fatal > 0 {
 		s += fmt.Sprintf(" (%d fatal)", t.Fatal)
 	}
@@ -357,9 +368,9 @@ func fbPagesLines(p *Pages) []string {
 	if len(p.NotShown) > 0 {
 		budget := fmt.Sprintf("not shown: --show %d", len(p.Shown))
 		if len(p.Shown) > 0 {
-			items = append(items, fmt.Sprintf("- %s %s also changed (%s).", fbPlural(len(p.NotShown), "page", "pages"), fbCapList(fbInts(p.NotShown)), budget))
+			items = append(items, fmt.Sprintf("- %s %s also changed (%s).", plural.Word(len(p.NotShown), "page", "pages"), fbCapList(fbInts(p.NotShown)), budget))
 		} else {
-			items = append(items, fmt.Sprintf("- %s %s changed (%s).", fbPlural(len(p.NotShown), "page", "pages"), fbCapList(fbInts(p.NotShown)), budget))
+			items = append(items, fmt.Sprintf("- %s %s changed (%s).", plural.Word(len(p.NotShown), "page", "pages"), fbCapList(fbInts(p.NotShown)), budget))
 		}
 	}
 	return append([]string{head + ":"}, items...)
@@ -421,10 +432,3 @@ func fbClip(s string, n int) string {
 }
 
 func fbRunes(s string) int { return utf8.RuneCountInString(s) }
-
-func fbPlural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/editaudit/editaudit/formats"
+	"github.com/editaudit/editaudit/internal/plural"
 	"github.com/editaudit/editaudit/pixeldiff/render"
 )
 
@@ -27,8 +28,10 @@ func CheckFeedback(rep *formats.Report, attached []int, total int, opts Feedback
 		name = "the file"
 	}
 	var head string
-	if t.Fatal > 0 {
-		head = fmt.Sprintf("FATAL: %s has %d fatal %s; the application will refuse or repair this file.", name, t.Fatal, fbPlural(t.Fatal, "defect", "defects"))
+	if formats.FileMissing(fs) {
+		head = fmt.Sprintf("FATAL: %s is not there to open (file.missing).", name)
+	} else if t.Fatal > 0 {
+		head = fmt.Sprintf("FATAL: %s has %d fatal %s; the application will refuse or repair this file.", name, t.Fatal, plural.Word(t.Fatal, "defect", "defects"))
 	} else {
 		head = fmt.Sprintf("OK: nothing at fatal in %s.", name)
 	}
@@ -62,6 +65,9 @@ func CheckFeedback(rep *formats.Report, attached []int, total int, opts Feedback
 // checkPagesLine says which rendered pages follow the text.
 func checkPagesLine(attached []int, total int) string {
 	if len(attached) == 0 {
+		if total > 0 {
+			return fmt.Sprintf("Pages: none of %d attached.", total)
+		}
 		return "Pages: none attached (not rendered)."
 	}
 	list := pageSpan(attached)
@@ -69,7 +75,7 @@ func checkPagesLine(attached []int, total int) string {
 	case total > 0 && len(attached) >= total:
 		return fmt.Sprintf("Pages: all %d attached below as rendered images.", total)
 	case total > 0:
-		return fmt.Sprintf("Pages: %s of %d attached below as rendered images (cap: %d %s; the rest are not shown).", list, total, len(attached), fbPlural(len(attached), "page", "pages"))
+		return fmt.Sprintf("Pages: %s of %d attached below as rendered images; the other %d %s not shown.", list, total, total-len(attached), plural.Word(total-len(attached), "is", "are"))
 	}
 	return fmt.Sprintf("Pages: %s attached below as rendered images.", list)
 }

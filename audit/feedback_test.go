@@ -267,7 +267,7 @@ func TestCheckFeedback(t *testing.T) {
 		"   Table cell without a final paragraph: Word reports the file as corrupt.\n" +
 		"   Fix: End every w:tc with a w:p (an empty <w:p/> is enough).\n" +
 		"Structure: cells 12, paragraphs 30, rows 4, tables 1.\n" +
-		"Pages: 1–2 of 4 attached below as rendered images (cap: 2 pages; the rest are not shown)."
+		"Pages: 1–2 of 4 attached below as rendered images; the other 2 are not shown."
 	if got := CheckFeedback(rep, []int{1, 2}, 4, FeedbackOptions{}); got != want {
 		t.Errorf("check feedback:\n%s\nwant:\n%s", got, want)
 	}
@@ -325,5 +325,18 @@ func TestCaptions(t *testing.T) {
 	}
 	if got := CheckPageCaption(2, 0); got != "Page 2, as rendered." {
 		t.Errorf("CheckPageCaption(2, 0) = %q", got)
+	}
+}
+
+func TestImageBudgetNote(t *testing.T) {
+	if got := ImageBudgetNote(ImageBudget{MaxBytes: 4 << 20, Offered: 3, Attached: 3}); got != "" {
+		t.Errorf("nothing cut: %q", got)
+	}
+	got := ImageBudgetNote(ImageBudget{MaxBytes: 4 << 20, PageCap: 20, Uncapped: 30, Offered: 20, Attached: 12, Downscaled: 1,
+		Dropped: []string{"page 13", "page 14", "page 15", "page 17", "original page 4", "page 18", "page 19"}})
+	want := "Limits: 4.0 MB of output for text and images; the page cap (20) left out the last 30 pages; " +
+		"7 page images did not fit and are not attached (pages 13–15, page 17, original page 4, pages 18–19); 1 image was downscaled to fit."
+	if got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/editaudit/editaudit/audit"
 	"github.com/editaudit/editaudit/baseline"
 	"github.com/editaudit/editaudit/formats"
+	"github.com/editaudit/editaudit/formats/inspect"
 )
 
 // blockedPair writes an original and a blocked edit of it (an illegal
@@ -132,8 +133,9 @@ func TestRestoreKeepsModeOwnerAndEarlierCopies(t *testing.T) {
 }
 
 // TestFilesRefusesSpecialFiles: a FIFO, a device and a folder as either
-// input are refused by their stat before any open, at once (a FIFO used to
-// hang the audit).
+// input are told from their stat before any open, at once (a FIFO used to
+// hang the audit): as the edited file, the finding file.missing; as the
+// original, inspect.ErrNotRegular.
 func TestFilesRefusesSpecialFiles(t *testing.T) {
 	dir := t.TempDir()
 	o, _, _, _ := blockedPair(t, dir)
@@ -145,13 +147,19 @@ func TestFilesRefusesSpecialFiles(t *testing.T) {
 	go func() {
 		defer close(done)
 		for _, p := range []string{fifo, "/dev/zero", dir} {
-			_, err1 := audit.Files(context.Background(), o, p, audit.Options{Render: audit.RenderOff})
-			_, err2 := audit.Files(context.Background(), p, o, audit.Options{Render: audit.RenderOff})
-			for _, err := range []error{err1, err2} {
-				if !errors.Is(err, formats.ErrNotRegular) {
-					t.Errorf("%s: %v, want ErrNotRegular", p, err)
-				}
+			// As the edited file: the finding file.missing, blocked, and
+			// with Restore nothing is put over it.
+			res, err := audit.Files(context.Background(), o, p, audit.Options{Render: audit.RenderOff, Restore: true})
+			if err != nil || !res.Blocked || res.Restored || len(res.NewFindings) != 1 || res.NewFindings[0].Code != formats.CodeFileMissing {
+				t.Errorf("%s as the edited file: %v %+v", p, err, res)
 			}
+			// As the original: an error.
+			if _, err := audit.Files(context.Background(), p, o, audit.Options{Render: audit.RenderOff}); !errors.Is(err, inspect.ErrNotRegular) {
+				t.Errorf("%s as the original: %v, want ErrNotRegular", p, err)
+			}
+		}
+		if st, err := os.Stat(fifo); err != nil || st.Mode()&os.ModeNamedPipe == 0 {
+			t.Errorf("the FIFO was replaced: %v", err)
 		}
 	}()
 	select {

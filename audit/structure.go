@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/editaudit/editaudit/formats"
+	"github.com/editaudit/editaudit/internal/plural"
 )
 
 // maxWhere bounds the places named for one shrunk metric.
@@ -105,7 +106,7 @@ func where(m string, before, after []formats.Site) string {
 	var parts []string
 	for i, l := range kept {
 		if i == maxWhere {
-			parts = append(parts, fmt.Sprintf("and %d more places", len(kept)-maxWhere))
+			parts = append(parts, "and "+plural.Of(len(kept)-maxWhere, "more place", "more places"))
 			break
 		}
 		name := l.site.Where
@@ -113,9 +114,9 @@ func where(m string, before, after []formats.Site) string {
 			name = l.site.Part
 		}
 		if l.removed {
-			parts = append(parts, fmt.Sprintf("%s removed (%d %s)", name, l.n, m))
+			parts = append(parts, fmt.Sprintf("%s removed (%s)", name, plural.Metric(l.n, m)))
 		} else {
-			parts = append(parts, fmt.Sprintf("%s: %d %s removed", name, l.n, m))
+			parts = append(parts, fmt.Sprintf("%s: %s removed", name, plural.Metric(l.n, m)))
 		}
 	}
 	return strings.Join(parts, "; ")

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -127,7 +126,7 @@ func (s *Store) Put(snap *Snapshot) error {
 		if snap.pdf == "" {
 			return errors.New("baseline: snapshot with pages but no PDF")
 		}
-		if err := copyFile(snap.pdf, filepath.Join(tmp, "original.pdf")); err != nil {
+		if err := fsutil.CopyFile(snap.pdf, filepath.Join(tmp, "original.pdf"), 0o644, true); err != nil {
 			return err
 		}
 	}
@@ -195,27 +194,6 @@ func sha256Hex(b []byte) string {
 }
 
 func fileSHA256(path string) (string, error) { return fsutil.SHA256File(path) }
-
-func copyFile(src, dst string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	if err := out.Sync(); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
-}
 
 func writeSync(path string, b []byte) error {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)

@@ -7,23 +7,11 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/editaudit/editaudit/internal/testdoc"
 )
-
-// cpuTime is the CPU time this process has used (user and system, all
-// threads, the garbage collector included): the machine is shared, so
-// wall time alone says little.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // peakHeap samples the live heap every 2 ms until stop is called
 // and returns the highest value seen above the heap at the start.
@@ -68,7 +56,7 @@ func benchDiff(b *testing.B, a, e []byte) *Result {
 	b.ReportAllocs()
 	b.SetBytes(int64(len(a) + len(e)))
 	var r *Result
-	start := cpuTime()
+	start := testdoc.CPUTime()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		var err error
@@ -77,7 +65,7 @@ func benchDiff(b *testing.B, a, e []byte) *Result {
 		}
 	}
 	b.StopTimer()
-	b.ReportMetric(float64((cpuTime()-start).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+	b.ReportMetric(float64((testdoc.CPUTime()-start).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 	stop := peakHeap()
 	if _, err := Bytes(context.Background(), a, e, Options{}); err != nil {
 		b.Fatal(err)

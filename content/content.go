@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/editaudit/editaudit/formats"
+	"github.com/editaudit/editaudit/internal/ctxio"
 )
 
 // DefaultMaxChanges is how many changes Result.Changes lists when
@@ -293,7 +294,7 @@ func scanPartHashed(ctx context.Context, p *formats.Package, part string, h form
 		return "cannot read the part: " + err.Error()
 	}
 	defer rc.Close()
-	var r io.Reader = &ctxReader{ctx: ctx, r: rc}
+	var r io.Reader = ctxio.Reader(ctx, rc)
 	if sum != nil {
 		r = io.TeeReader(r, sum)
 	}
@@ -311,17 +312,4 @@ func scanPartHashed(ctx context.Context, p *formats.Package, part string, h form
 		}
 	}
 	return "the part could not be read to its end"
-}
-
-// ctxReader stops a scan when ctx is cancelled.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (c *ctxReader) Read(b []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.r.Read(b)
 }

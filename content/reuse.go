@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/editaudit/editaudit/formats"
+	"github.com/editaudit/editaudit/internal/ctxio"
 )
 
 // An edit usually leaves most parts byte for byte as they were (the other
@@ -66,7 +67,7 @@ func (x *extraction) sameAsOriginal(ctx context.Context, p *formats.Package, b, 
 	defer rc.Close()
 	var sum maphash.Hash
 	sum.SetSeed(xa.seed)
-	if _, err := io.Copy(&sum, &ctxReader{ctx: ctx, r: rc}); err != nil {
+	if _, err := io.Copy(&sum, ctxio.Reader(ctx, rc)); err != nil {
 		return false
 	}
 	return sum.Sum64() == want

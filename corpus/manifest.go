@@ -3,7 +3,6 @@ package corpus
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"crypto/sha256"
 	"encoding/csv"
 	"encoding/hex"
@@ -90,29 +89,19 @@ func ManifestFormatOf(name string, head []byte) string {
 }
 
 // ReadManifest reads the manifest file at path (format from its name or
-// content) and resolves relative document paths against its folder.
+// content) and resolves relative document paths against its folder. A
+// path that is not a regular file (a FIFO, whose open would wait for a
+// writer) is refused from its stat.
 func ReadManifest(path string) ([]Pair, error) {
-	return ReadManifestContext(context.Background(), path)
-}
-
-// ReadManifestContext is ReadManifest that gives up when ctx ends: a
-// manifest may be a pipe (bash's <(…), a named pipe), whose open and reads
-// wait for a writer that may never come.
-func ReadManifestContext(ctx context.Context, path string) ([]Pair, error) {
-	f, stop, err := fsutil.OpenContext(ctx, path)
+	f, _, err := fsutil.OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	defer stop()
 	br := bufio.NewReaderSize(f, 64<<10)
 	head, _ := br.Peek(4096)
 	format := ManifestFormatOf(path, head)
-	pairs, err := ParseManifest(br, format, filepath.Dir(path))
-	if ctx.Err() != nil {
-		return nil, ctx.Err()
-	}
-	return pairs, err
+	return ParseManifest(br, format, filepath.Dir(path))
 }
 
 // ParseManifest reads pairs from r in the given format (ManifestCSV,

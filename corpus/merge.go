@@ -486,7 +486,7 @@ func linkOrCopy(src, dst string) error {
 		if errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
-		if err := copyNew(src, tmp); err != nil {
+		if err := fsutil.CopyFile(src, tmp, 0o644, false); err != nil {
 			os.Remove(tmp)
 			return err
 		}
@@ -496,24 +496,6 @@ func linkOrCopy(src, dst string) error {
 		return err
 	}
 	return nil
-}
-
-// copyNew copies src into dst, which must not exist (O_EXCL).
-func copyNew(src, dst string) error {
-	in, _, err := fsutil.OpenRegular(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
 }
 
 func syncDir(dir string) {

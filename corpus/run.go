@@ -187,6 +187,19 @@ func RunPairs(ctx context.Context, pairs []Pair, opts RunOptions) (*RunStats, er
 			outside++
 		}
 	}
+	// The progress counts a kept pair's verdict too, so that a resumed
+	// run's blocked count is the run's, not this session's.
+	keptBlocked := map[string]bool{}
+	if len(done) > 0 {
+		if _, err := results.Scan(filepath.Join(opts.Out, results.ResultsFile), func(l results.Line) error {
+			if l.Blocked {
+				keptBlocked[l.ID] = true
+			}
+			return nil
+		}); err != nil {
+			return nil, err
+		}
+	}
 	jobs := opts.Jobs
 	if jobs <= 0 {
 		jobs = DefaultJobs(opts.Renderer != nil)
@@ -201,13 +214,14 @@ func RunPairs(ctx context.Context, pairs []Pair, opts RunOptions) (*RunStats, er
 		return nil, err
 	}
 	r := &runner{
-		opts:      opts,
-		done:      done,
-		hashes:    map[string]string{},
-		toolchain: baseline.ToolchainKey(ctx, opts.Renderer),
-		engine:    baseline.EngineVersion(),
-		progress:  opts.Progress,
-		maxFile:   limitsOr(opts.Limits).MaxFileSize,
+		opts:        opts,
+		done:        done,
+		keptBlocked: keptBlocked,
+		hashes:      map[string]string{},
+		toolchain:   baseline.ToolchainKey(ctx, opts.Renderer),
+		engine:      baseline.EngineVersion(),
+		progress:    opts.Progress,
+		maxFile:     limitsOr(opts.Limits).MaxFileSize,
 	}
 	if r.progress == nil {
 		r.progress = NewProgress(len(sel))
@@ -362,13 +376,14 @@ func (r *runner) write(ctx context.Context, f *os.File, out <-chan *results.Reco
 
 // runner is the state the workers of one RunPairs share.
 type runner struct {
-	opts      RunOptions
-	done      map[string]results.Key // read-only after start
-	toolchain string
-	engine    string
-	progress  *Progress
-	maxFile   int64 // inputs larger than this are not read (formats.Limits.MaxFileSize)
-	stop      context.CancelCauseFunc
+	opts        RunOptions
+	done        map[string]results.Key // read-only after start
+	keptBlocked map[string]bool        // id → blocked, of the done pairs; read-only
+	toolchain   string
+	engine      string
+	progress    *Progress
+	maxFile     int64 // inputs larger than this are not read (formats.Limits.MaxFileSize)
+	stop        context.CancelCauseFunc
 
 	mu      sync.Mutex
 	hashes  map[string]string // path → sha256 (originals are shared)
@@ -414,7 +429,7 @@ func (r *runner) pair(ctx context.Context, p Pair) (rec *results.Record) {
 		r.skipMu.Lock()
 		r.skipCnt++
 		r.skipMu.Unlock()
-		r.progress.skip()
+		r.progress.skip(r.keptBlocked[p.ID])
 		return nil
 	}
 	dir := PairDir(p.ID)

@@ -554,7 +554,7 @@ func TestRunCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	prog := NewProgress(len(l.pairs))
 	go func() {
-		for prog.Snapshot().Done < 5 {
+		for e := prog.Snapshot(); e.Done < 5 || e.Blocked == 0; e = prog.Snapshot() {
 			time.Sleep(time.Millisecond)
 		}
 		cancel()
@@ -571,15 +571,30 @@ func TestRunCancelled(t *testing.T) {
 	if err != nil || len(ri.Sessions) != 1 || !ri.Sessions[0].Cancelled || ri.Sessions[0].Finished {
 		t.Errorf("run.json after cancel: %+v %v", ri, err)
 	}
-	st, err = RunPairs(context.Background(), l.pairs, RunOptions{Out: out, Store: store, Render: audit.RenderOff, Jobs: 2})
+	prog = NewProgress(len(l.pairs))
+	st, err = RunPairs(context.Background(), l.pairs, RunOptions{Out: out, Store: store, Render: audit.RenderOff, Jobs: 2, Progress: prog})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if st.Skipped != len(done)-1 && st.Skipped != len(done) { // the failed pair is retried
 		t.Errorf("resume skipped %d, %d were done", st.Skipped, len(done))
 	}
-	if n := len(readAll(t, out)); n != len(l.pairs) {
+	all := readAll(t, out)
+	if n := len(all); n != len(l.pairs) {
 		t.Errorf("%d lines after resume, want %d", n, len(l.pairs))
+	}
+	// The resumed run's progress counts the kept pairs' verdicts too.
+	blocked, keptBlocked := 0, 0
+	for id, r := range all {
+		if r.Blocked {
+			blocked++
+			if done[id] != nil && done[id].Blocked {
+				keptBlocked++
+			}
+		}
+	}
+	if e := prog.Snapshot(); e.Blocked != int64(blocked) || keptBlocked == 0 {
+		t.Errorf("resumed progress: %d blocked, the run has %d (%d of them kept from the first session)", e.Blocked, blocked, keptBlocked)
 	}
 }
 

@@ -5,6 +5,11 @@ package formats
 // set where it is emitted, with the evidence cited there; the grade here is
 // the default, used by the catalog listing.
 const (
+	// CodeFileMissing: the document to judge is not there (no such file, a
+	// folder, a FIFO or device): an agent's script that exited 0 without
+	// saving (DESIGN.md "Gates").
+	CodeFileMissing = "file.missing"
+
 	// Package and zip level.
 	CodeZipEmpty        = "zip.empty"     // zero-byte file
 	CodeZipNotZip       = "zip.not-zip"   // no zip signature at all

@@ -8,4 +8,9 @@
 // extension, reachability), and one sub-package per format: docx,
 // pptx, xlsx and hwpx, each with its validators and structure counter.
 // formats/inspect wires the four together behind one call.
+//
+// It is the bottom of the import graph: of editaudit it imports only
+// internal/ctxio, and it must not import formats/inspect, content,
+// pixeldiff, baseline, audit, reports, corpus, synth, mutate or cmd
+// (they all import it, directly or through formats/inspect).
 package formats

@@ -187,6 +187,18 @@ func TallyOf(fs []Finding) Tally {
 	return t
 }
 
+// FileMissing reports whether fs holds the finding file.missing: the
+// document is not there at all, so what is said of a broken document
+// ("the application will refuse or repair it") does not apply.
+func FileMissing(fs []Finding) bool {
+	for _, f := range fs {
+		if f.Code == CodeFileMissing {
+			return true
+		}
+	}
+	return false
+}
+
 // HasFatal reports whether any finding is fatal.
 func HasFatal(fs []Finding) bool {
 	for _, f := range fs {

@@ -1,10 +1,6 @@
 package formats
 
-import (
-	"errors"
-
-	"github.com/editaudit/editaudit/internal/fsutil"
-)
+import "errors"
 
 // Limits bound the resources spent on one document. Every read of a zip
 // entry goes through them, so hostile input ends in a finding in bounded
@@ -62,9 +58,3 @@ var (
 	ErrTokenTooLarge = errors.New("formats: XML token exceeds the size limit")
 	ErrFileTooLarge  = errors.New("formats: file exceeds the size limit")
 )
-
-// ErrNotRegular is returned (wrapped in an *fs.PathError) when a path to
-// inspect names a FIFO, a device, a socket or a folder: it is refused from
-// its stat, before any open, so a named pipe without a writer never hangs
-// the caller.
-var ErrNotRegular = fsutil.ErrNotRegular

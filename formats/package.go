@@ -13,6 +13,8 @@ import (
 	"path"
 	"sort"
 	"strings"
+
+	"github.com/editaudit/editaudit/internal/ctxio"
 )
 
 // Entry is one zip entry of a package.
@@ -489,7 +491,7 @@ func (p *Package) ScanPart(ctx context.Context, part string, h Handler) ScanResu
 	}
 	defer rc.Close()
 	rh := &refHandler{next: h, relNS: relNamespaces}
-	res := ScanXML(e.Part, &ctxReader{ctx: ctx, r: rc}, p.Limits, rh)
+	res := ScanXML(e.Part, ctxio.Reader(ctx, rc), p.Limits, rh)
 	for i, f := range res.Findings {
 		if f.Code == CodeXMLNotWellFormed && strings.Contains(f.Message, "checksum error") {
 			res.Findings[i] = p.readErrFinding(e.Part, zip.ErrChecksum)
@@ -499,19 +501,6 @@ func (p *Package) ScanPart(ctx context.Context, part string, h Handler) ScanResu
 	p.refs[key] = rh.refs
 	p.complete[key] = res.Complete
 	return res
-}
-
-// ctxReader stops a scan when ctx is cancelled.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (c *ctxReader) Read(b []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.r.Read(b)
 }
 
 // IsXMLPart reports whether a part holds XML, by its resolved content type
@@ -553,7 +542,7 @@ func (p *Package) ScanRest(ctx context.Context) error {
 		}
 		rc, err := p.OpenPart(e.Part)
 		if err == nil {
-			_, err = io.Copy(io.Discard, &ctxReader{ctx: ctx, r: rc})
+			_, err = io.Copy(io.Discard, ctxio.Reader(ctx, rc))
 			rc.Close()
 		}
 		if err != nil {

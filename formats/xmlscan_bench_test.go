@@ -8,25 +8,16 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
-)
 
-// cpuTime is the CPU time this process has used (user and system, every
-// thread: the garbage collector's work counts).
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
+	"github.com/editaudit/editaudit/internal/testdoc"
+)
 
 // reportCPU adds CPU-time metrics: on a loaded machine (the benchmarks
 // share two cores with other work) wall time says little, CPU time does.
 func reportCPU(b *testing.B, start time.Duration, size int) {
-	cpu := cpuTime() - start
+	cpu := testdoc.CPUTime() - start
 	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
 	if cpu > 0 {
 		b.ReportMetric(float64(size)*float64(b.N)/cpu.Seconds()/1e6, "cpu-MB/s")
@@ -89,7 +80,7 @@ func benchScanXML(b *testing.B, data []byte) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	b.ResetTimer()
-	start := cpuTime()
+	start := testdoc.CPUTime()
 	for i := 0; i < b.N; i++ {
 		// The handler ScanPart puts in front of every format's handler.
 		rh := &refHandler{relNS: relNamespaces}
@@ -121,7 +112,7 @@ func benchLegacyScanXML(b *testing.B, data []byte) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	b.ResetTimer()
-	start := cpuTime()
+	start := testdoc.CPUTime()
 	for i := 0; i < b.N; i++ {
 		res := legacyScanXML("word/document.xml", bytes.NewReader(data), lim, &legacyRefHandler{}, true)
 		if !res.Complete || len(res.Findings) != 0 {
@@ -151,7 +142,7 @@ func BenchmarkRawTokenDocument(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	b.ResetTimer()
-	start := cpuTime()
+	start := testdoc.CPUTime()
 	defer func() { reportCPU(b, start, len(data)) }()
 	for i := 0; i < b.N; i++ {
 		d := xml.NewDecoder(bytes.NewReader(data))

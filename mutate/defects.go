@@ -51,14 +51,7 @@ func ctTarget(p *zpkg, f formats.Format) (string, error) {
 		}
 		return slides[0], nil
 	case formats.XLSX:
-		sheets, err := worksheetParts(p)
-		if err != nil {
-			return "", err
-		}
-		if len(sheets) == 0 {
-			return "", fmt.Errorf("%w: no worksheet", ErrNotApplicable)
-		}
-		return sheets[0], nil
+		return firstWorksheet(p)
 	}
 	return "", ErrNotApplicable
 }

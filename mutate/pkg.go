@@ -309,11 +309,10 @@ func textPart(p *zpkg, f string) (string, error) {
 				return n, nil
 			}
 		}
-		sheets, err := worksheetParts(p)
-		if err != nil || len(sheets) == 0 {
-			return "", fmt.Errorf("%w: no worksheet", ErrNotApplicable)
+		if sheet, err := firstWorksheet(p); err == nil {
+			return sheet, nil
 		}
-		return sheets[0], nil
+		return "", fmt.Errorf("%w: no worksheet", ErrNotApplicable)
 	case "hwpx":
 		return "Contents/section0.xml", nil
 	}

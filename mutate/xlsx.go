@@ -168,6 +168,19 @@ func sheetParts(p *zpkg, worksheetsOnly bool) ([]string, error) {
 // worksheetParts is sheetParts without chartsheets and dialog sheets.
 func worksheetParts(p *zpkg) ([]string, error) { return sheetParts(p, true) }
 
+// firstWorksheet is the workbook's first worksheet part (ErrNotApplicable
+// without one).
+func firstWorksheet(p *zpkg) (string, error) {
+	sheets, err := worksheetParts(p)
+	if err != nil {
+		return "", err
+	}
+	if len(sheets) == 0 {
+		return "", fmt.Errorf("%w: no worksheet", ErrNotApplicable)
+	}
+	return sheets[0], nil
+}
+
 // hasValue reports whether a cell holds a value or formula.
 func hasValue(c *etree.Element) bool {
 	return len(ssChildren(c, "v")) > 0 || len(ssChildren(c, "f")) > 0 || len(ssChildren(c, "is")) > 0
@@ -178,20 +191,17 @@ func hasValue(c *etree.Element) bool {
 // part, that part goes too (openpyxl never writes it): a calc chain naming
 // cells that no longer hold formulas makes Excel repair the file.
 func applyXlsxRowDeleted(p *zpkg, _ formats.Format) (string, []string, error) {
-	sheets, err := worksheetParts(p)
+	sheet, err := firstWorksheet(p)
 	if err != nil {
 		return "", nil, err
 	}
-	if len(sheets) == 0 {
-		return "", nil, fmt.Errorf("%w: no worksheet", ErrNotApplicable)
-	}
-	doc, err := loadXML(p, sheets[0])
+	doc, err := loadXML(p, sheet)
 	if err != nil {
 		return "", nil, err
 	}
 	sds := ssChildren(doc.Root(), "sheetData")
 	if len(sds) == 0 {
-		return "", nil, fmt.Errorf("%w: %s has no sheetData", ErrNotApplicable, sheets[0])
+		return "", nil, fmt.Errorf("%w: %s has no sheetData", ErrNotApplicable, sheet)
 	}
 	var filled []*etree.Element
 	for _, row := range ssChildren(sds[0], "row") {
@@ -203,7 +213,7 @@ func applyXlsxRowDeleted(p *zpkg, _ formats.Format) (string, []string, error) {
 		}
 	}
 	if len(filled) < 2 {
-		return "", nil, fmt.Errorf("%w: %s has fewer than two rows with values", ErrNotApplicable, sheets[0])
+		return "", nil, fmt.Errorf("%w: %s has fewer than two rows with values", ErrNotApplicable, sheet)
 	}
 	row := filled[len(filled)-1]
 	formulas := 0
@@ -211,10 +221,10 @@ func applyXlsxRowDeleted(p *zpkg, _ formats.Format) (string, []string, error) {
 		formulas += len(ssChildren(c, "f"))
 	}
 	sds[0].RemoveChild(row)
-	if err := saveXML(p, sheets[0], doc); err != nil {
+	if err := saveXML(p, sheet, doc); err != nil {
 		return "", nil, err
 	}
-	note := fmt.Sprintf("%s: removed row %s", sheets[0], row.SelectAttrValue("r", "?"))
+	note := fmt.Sprintf("%s: removed row %s", sheet, row.SelectAttrValue("r", "?"))
 	if formulas > 0 {
 		rs, rdoc, err := readRels(p, "xl/workbook.xml")
 		if err != nil {
@@ -240,14 +250,11 @@ func applyXlsxRowDeleted(p *zpkg, _ formats.Format) (string, []string, error) {
 // applyValueChanged adds one to the first numeric constant of the first
 // worksheet; without one, it changes the first shared string a cell uses.
 func applyValueChanged(p *zpkg, _ formats.Format) (string, []string, error) {
-	sheets, err := worksheetParts(p)
+	sheet, err := firstWorksheet(p)
 	if err != nil {
 		return "", nil, err
 	}
-	if len(sheets) == 0 {
-		return "", nil, fmt.Errorf("%w: no worksheet", ErrNotApplicable)
-	}
-	doc, err := loadXML(p, sheets[0])
+	doc, err := loadXML(p, sheet)
 	if err != nil {
 		return "", nil, err
 	}
@@ -268,10 +275,10 @@ func applyValueChanged(p *zpkg, _ formats.Format) (string, []string, error) {
 					old := strings.TrimSpace(vs[0].Text())
 					nv := strconv.FormatFloat(n+1, 'f', -1, 64)
 					vs[0].SetText(nv)
-					if err := saveXML(p, sheets[0], doc); err != nil {
+					if err := saveXML(p, sheet, doc); err != nil {
 						return "", nil, err
 					}
-					return fmt.Sprintf("%s: cell %s %s → %s", sheets[0], c.SelectAttrValue("r", "?"), old, nv), nil, nil
+					return fmt.Sprintf("%s: cell %s %s → %s", sheet, c.SelectAttrValue("r", "?"), old, nv), nil, nil
 				case "s":
 					if firstShared < 0 {
 						if i, err := strconv.Atoi(strings.TrimSpace(vs[0].Text())); err == nil {
@@ -283,7 +290,7 @@ func applyValueChanged(p *zpkg, _ formats.Format) (string, []string, error) {
 		}
 	}
 	if firstShared < 0 {
-		return "", nil, fmt.Errorf("%w: no constant value in %s", ErrNotApplicable, sheets[0])
+		return "", nil, fmt.Errorf("%w: no constant value in %s", ErrNotApplicable, sheet)
 	}
 	var sst string
 	for _, n := range p.names() {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/editaudit/editaudit/formats"
+	"github.com/editaudit/editaudit/internal/plural"
 )
 
 // CheckSchema names one file's object of `check --format json` (DESIGN.md
@@ -44,6 +45,11 @@ type CheckOptions struct {
 	Parts bool
 	// Pages are the rendered pages attached by the model and html formats.
 	Pages []CheckPage
+	// PageCap is the page cap the pages were rendered up to (0: none), and
+	// Model the byte budget: both bound the model and html formats, which
+	// state what they cut (FitCheckPages).
+	PageCap int
+	Model   ModelOptions
 }
 
 // WriteCheck writes the check of reps in format (`editaudit check --format
@@ -78,9 +84,9 @@ func WriteCheck(w io.Writer, reps []*formats.Report, format string, opts CheckOp
 		}
 		return writeIndentedJSON(w, out)
 	case FormatModel:
-		return WriteCheckModel(w, reps[0], opts.Pages)
+		return WriteCheckModelWith(w, reps[0], opts.Pages, opts.PageCap, opts.Model)
 	case FormatHTML:
-		return WriteCheckHTML(w, reps[0], opts.Pages)
+		return WriteCheckHTMLWith(w, reps[0], opts.Pages, opts.PageCap, opts.Model)
 	}
 	return unknownFormat(format, CheckFormats)
 }
@@ -101,10 +107,13 @@ func writeCheckText(w io.Writer, j CheckJSON, parts bool) error {
 	}
 	t := formats.TallyOf(j.Findings)
 	verdict := "ok: no fatal findings"
-	if j.Fatal {
+	switch {
+	case formats.FileMissing(j.Findings):
+		verdict = "FATAL: the file is not there to open"
+	case j.Fatal:
 		verdict = "FATAL: the application will refuse or repair this file"
 	}
-	fmt.Fprintf(&b, "  %s (%d findings: %d fatal, %d error, %d warning, %d info)\n", verdict, t.Total, t.Fatal, t.Error, t.Warning, t.Info)
+	fmt.Fprintf(&b, "  %s (%s: %d fatal, %d error, %d warning, %d info)\n", verdict, plural.Of(t.Total, "finding", "findings"), t.Fatal, t.Error, t.Warning, t.Info)
 	if len(j.Counts) > 0 {
 		fmt.Fprintf(&b, "  structure: %s\n", countsText(j.Counts))
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/editaudit/editaudit/corpus/results"
+	"github.com/editaudit/editaudit/internal/plural"
 )
 
 // WriteCompareJSON writes c as indented JSON (schema
@@ -26,13 +27,23 @@ func WriteCompareText(w io.Writer, c *results.Comparison, max int) error {
 	}
 	b.WriteString("\n")
 	if c.OtherOriginal > 0 {
-		fmt.Fprintf(&b, "note: %d matched pairs have a different original in the two runs\n", c.OtherOriginal)
+		fmt.Fprintf(&b, "note: %s a different original in the two runs\n", plural.Of(c.OtherOriginal, "matched pair has", "matched pairs have"))
 	}
 	fmt.Fprintf(&b, "worse %d · better %d · mixed %d · unchanged %d\n\n", c.Worse, c.Better, c.Mixed, c.Unchanged)
 	writeRates(&b, c.Rates, "")
 	for _, g := range c.Groups {
 		fmt.Fprintf(&b, "\ngroup %s\n", g.Group)
 		writeRates(&b, g.Rates, "  ")
+	}
+	if len(c.Gates) > 0 {
+		b.WriteString("\ngates:\n")
+		for _, g := range c.Gates {
+			state := "ok     "
+			if g.Tripped {
+				state = "TRIPPED"
+			}
+			fmt.Fprintf(&b, "  %s %s: %s\n", state, g.Gate, g.Message)
+		}
 	}
 	for _, v := range []string{results.Worse, results.Mixed, results.Better} {
 		var list []results.PairChange

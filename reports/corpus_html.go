@@ -16,6 +16,14 @@ type corpusView struct {
 	Rows    []IndexRow
 	Index   bool
 	Metrics []results.Metrics // overall then groups
+	// The index's pairs as data (see WriteIndexHTML), the formats and
+	// groups to filter by, the page size, and how many pairs there are
+	// (Rows holds the first page only).
+	RowsJSON template.JS
+	Formats  []string
+	Groups   []string
+	PageSize int
+	Total    int
 }
 
 // newCorpusView draws s, and with index the rows, in their order.
@@ -77,8 +85,13 @@ h2 { font-size:16px; margin:0 0 10px; font-weight:600; }
 section { background:var(--card); border:1px solid var(--line); border-radius:8px; padding:16px 18px; margin:0 0 18px; overflow-x:auto; }
 table { width:100%; border-collapse:collapse; font-size:13px; }
 th { text-align:left; font-weight:600; color:var(--muted); font-size:12px; padding:6px 8px; border-bottom:1px solid var(--line); background:var(--bg); white-space:nowrap; }
-th[data-k] { cursor:pointer; user-select:none; }
-th[data-k]:hover { color:var(--fg); }
+th[data-c] { cursor:pointer; user-select:none; }
+th[data-c]:hover { color:var(--fg); }
+.controls { display:flex; flex-wrap:wrap; gap:8px 14px; align-items:center; margin:0 0 10px; font-size:13px; color:var(--muted); }
+.controls input, .controls select, .controls button { font:inherit; color:var(--fg); padding:3px 6px; border:1px solid var(--line); border-radius:6px; background:var(--card); }
+.controls button:disabled { color:var(--line); }
+.pager { margin-left:auto; white-space:nowrap; }
+#pairs td:nth-child(2), #pairs td.mono { white-space:nowrap; }
 th.asc::after { content:" ▲"; } th.desc::after { content:" ▼"; }
 td { padding:6px 8px; border-bottom:1px solid var(--soft); vertical-align:top; }
 td.num, th.num { text-align:right; font-variant-numeric:tabular-nums; white-space:nowrap; }
@@ -123,40 +136,107 @@ footer { color:var(--muted); font-size:12px; }
 </section>
 {{if .Index}}<section>
 <h2>Pairs</h2>
+<form class="controls" id="controls" onsubmit="return false">
+<input type="search" id="q" placeholder="Search id, group, code, what shrank, error…" aria-label="search" size="36">
+<label>verdict <select id="f-verdict"><option value="">all</option><option>blocked</option><option>passed</option><option>failed</option></select></label>
+<label>format <select id="f-format"><option value="">all</option>{{range .Formats}}<option>{{.}}</option>{{end}}</select></label>
+{{if .Groups}}<label>group <select id="f-group"><option value="">all</option>{{range .Groups}}<option>{{.}}</option>{{end}}</select></label>{{end}}
+<label>per page <select id="f-size"><option>50</option><option selected>100</option><option>250</option><option>1000</option></select></label>
+<span class="pager"><button type="button" id="prev">‹ prev</button> <span id="count">{{len .Rows}} of {{.Total}} pairs</span> <button type="button" id="next">next ›</button></span>
+</form>
+<noscript><p class="sub">Showing the first {{len .Rows}} of {{.Total}} pairs, by id; filtering, search and paging need JavaScript. Every pair is in results.jsonl.</p></noscript>
 <table id="pairs">
-<thead><tr><th data-k="n">id</th><th data-k="s">group</th><th data-k="s">verdict</th><th class="num" data-k="n">new findings</th><th data-k="s">codes</th><th class="num" data-k="n">structure lost</th><th data-k="s">shrunk</th><th data-k="s">pages</th><th class="num" data-k="n">changed</th><th class="num" data-k="n">inserted</th><th class="num" data-k="n">deleted</th><th class="num" data-k="n">ms</th><th>report</th></tr></thead>
+<thead><tr><th data-c="0" data-k="n">id</th><th data-c="1">group</th><th data-c="2">verdict</th><th data-c="3">format</th><th class="num" data-c="5" data-k="n">new findings</th><th data-c="7">codes</th><th class="num" data-c="8" data-k="n">structure lost</th><th data-c="9">shrunk</th><th data-c="10">pages</th><th class="num" data-c="11" data-k="n">changed</th><th class="num" data-c="12" data-k="n">inserted</th><th class="num" data-c="13" data-k="n">deleted</th><th class="num" data-c="14" data-k="n">ms</th><th>report</th></tr></thead>
 <tbody>
-{{range $rank, $_ := .Rows}}<tr><td class="mono" data-v="{{$rank}}">{{.ID}}</td><td>{{.Group}}</td><td data-v="{{.Verdict}}"><span class="v v-{{.Verdict}}">{{.Verdict}}</span>{{if .Error}}<div class="err">{{.Error}}</div>{{end}}</td>
-<td class="num" data-v="{{.NewFindings.Total}}">{{if .NewFindings.Total}}{{.NewFindings.Total}}{{if .NewFindings.Fatal}} <span class="bad">({{.NewFindings.Fatal}} fatal)</span>{{end}}{{end}}</td>
-<td class="mono">{{.Codes}}</td><td class="num" data-v="{{.Lost}}">{{if .Lost}}{{.Lost}}{{end}}</td><td>{{.Shrunk}}</td><td>{{.PagesStatus}}</td>
-<td class="num" data-v="{{.Changed}}">{{if .Changed}}{{.Changed}}{{end}}</td><td class="num" data-v="{{.Inserted}}">{{if .Inserted}}{{.Inserted}}{{end}}</td><td class="num" data-v="{{.Deleted}}">{{if .Deleted}}{{.Deleted}}{{end}}</td>
-<td class="num" data-v="{{.TotalMS}}">{{.TotalMS}}</td><td>{{if .Report}}<a href="{{.Report}}">report</a>{{end}}</td></tr>
+{{range .Rows}}<tr><td class="mono">{{.ID}}</td><td>{{.Group}}</td><td><span class="v v-{{.Verdict}}">{{.Verdict}}</span>{{if .Error}}<div class="err">{{.Error}}</div>{{end}}</td><td>{{.Format}}</td>
+<td class="num">{{if .NewFindings.Total}}{{.NewFindings.Total}}{{if .NewFindings.Fatal}} <span class="bad">({{.NewFindings.Fatal}} fatal)</span>{{end}}{{end}}</td>
+<td class="mono">{{.Codes}}</td><td class="num">{{if .Lost}}{{.Lost}}{{end}}</td><td>{{.Shrunk}}</td><td>{{.PagesStatus}}</td>
+<td class="num">{{if .Changed}}{{.Changed}}{{end}}</td><td class="num">{{if .Inserted}}{{.Inserted}}{{end}}</td><td class="num">{{if .Deleted}}{{.Deleted}}{{end}}</td>
+<td class="num">{{.TotalMS}}</td><td>{{if .Report}}<a href="{{.Report}}">report</a>{{end}}</td></tr>
 {{end}}</tbody>
 </table>
 </section>
+<script type="application/json" id="rows">{{.RowsJSON}}</script>
 <script>
 (function () {
-  var t = document.getElementById("pairs"), hs = t.tHead.rows[0].cells, body = t.tBodies[0];
-  function val(tr, i, num) {
-    var c = tr.cells[i], v = c.getAttribute("data-v");
-    if (v === null) v = c.textContent;
-    return num ? (parseFloat(v) || 0) : v.toLowerCase();
+  // Each row: [id, group, verdict, format, error, findings, fatal, codes,
+  // lost, shrunk, pages, changed, inserted, deleted, ms, report], in id
+  // order (the rank is the id's natural order).
+  var rows = JSON.parse(document.getElementById("rows").textContent);
+  rows.forEach(function (r, i) { r.rank = i; r.hay = [r[0], r[1], r[2], r[3], r[4], r[7], r[9]].join(" ").toLowerCase(); });
+  var $ = function (id) { return document.getElementById(id); };
+  var body = $("pairs").tBodies[0], hs = $("pairs").tHead.rows[0].cells;
+  var st = { q: "", verdict: "", format: "", group: "", size: 100, page: 0, col: -1, desc: false };
+  var view = rows;
+  function esc(s) {
+    return String(s).replace(/[&<>"']/g, function (c) { return "&#" + c.charCodeAt(0) + ";"; });
   }
-  Array.prototype.forEach.call(hs, function (h, i) {
-    var k = h.getAttribute("data-k");
-    if (!k) return;
-    h.addEventListener("click", function () {
-      var asc = !h.classList.contains("asc"), num = k === "n";
-      Array.prototype.forEach.call(hs, function (o) { o.classList.remove("asc", "desc"); });
-      h.classList.add(asc ? "asc" : "desc");
-      var rows = Array.prototype.slice.call(body.rows);
-      rows.sort(function (a, b) {
-        var x = val(a, i, num), y = val(b, i, num);
-        return (x < y ? -1 : x > y ? 1 : 0) * (asc ? 1 : -1);
+  function opt(n) { return n ? String(n) : ""; }
+  function rowHTML(r) {
+    return "<tr><td class=\"mono\">" + esc(r[0]) + "</td><td>" + esc(r[1]) + "</td><td><span class=\"v v-" + esc(r[2]) + "\">" + esc(r[2]) + "</span>" +
+      (r[4] ? "<div class=\"err\">" + esc(r[4]) + "</div>" : "") + "</td><td>" + esc(r[3]) + "</td><td class=\"num\">" +
+      (r[5] ? r[5] + (r[6] ? " <span class=\"bad\">(" + r[6] + " fatal)</span>" : "") : "") + "</td><td class=\"mono\">" + esc(r[7]) +
+      "</td><td class=\"num\">" + opt(r[8]) + "</td><td>" + esc(r[9]) + "</td><td>" + esc(r[10]) + "</td><td class=\"num\">" + opt(r[11]) +
+      "</td><td class=\"num\">" + opt(r[12]) + "</td><td class=\"num\">" + opt(r[13]) + "</td><td class=\"num\">" + r[14] + "</td><td>" +
+      (r[15] ? "<a href=\"" + esc(r[15]) + "\">report</a>" : "") + "</td></tr>";
+  }
+  function refilter() {
+    var q = st.q.toLowerCase().split(/\s+/).filter(Boolean);
+    view = rows.filter(function (r) {
+      if (st.verdict && r[2] !== st.verdict) return false;
+      if (st.format && r[3] !== st.format) return false;
+      if (st.group && r[1] !== st.group) return false;
+      for (var i = 0; i < q.length; i++) if (r.hay.indexOf(q[i]) < 0) return false;
+      return true;
+    });
+    if (st.col >= 0) {
+      var c = st.col, num = hs[colIndex(c)].getAttribute("data-k") === "n", d = st.desc ? -1 : 1;
+      view = view.slice().sort(function (a, b) {
+        var x = c === 0 ? a.rank : a[c], y = c === 0 ? b.rank : b[c];
+        if (!num) { x = String(x).toLowerCase(); y = String(y).toLowerCase(); }
+        return (x < y ? -1 : x > y ? 1 : a.rank - b.rank) * d;
       });
-      rows.forEach(function (r) { body.appendChild(r); });
+    }
+    draw();
+  }
+  function colIndex(c) {
+    for (var i = 0; i < hs.length; i++) if (hs[i].getAttribute("data-c") === String(c)) return i;
+    return 0;
+  }
+  function draw() {
+    var pages = Math.max(1, Math.ceil(view.length / st.size));
+    st.page = Math.min(st.page, pages - 1);
+    var from = st.page * st.size, part = view.slice(from, from + st.size);
+    body.innerHTML = part.map(rowHTML).join("");
+    $("count").textContent = view.length ? (from + 1) + "–" + (from + part.length) + " of " + view.length +
+      (view.length < rows.length ? " matching (" + rows.length + " pairs)" : " pairs") + " · page " + (st.page + 1) + " of " + pages
+      : "no pair matches (" + rows.length + " pairs)";
+    $("prev").disabled = st.page === 0;
+    $("next").disabled = st.page >= pages - 1;
+    document.body.setAttribute("data-shown", part.length);
+    document.body.setAttribute("data-matching", view.length);
+  }
+  function bind(id, key, num) {
+    var el = $(id);
+    if (!el) return;
+    el.addEventListener("input", function () { st[key] = num ? parseInt(el.value, 10) : el.value; st.page = 0; refilter(); });
+  }
+  bind("q", "q"); bind("f-verdict", "verdict"); bind("f-format", "format"); bind("f-group", "group"); bind("f-size", "size", true);
+  $("prev").addEventListener("click", function () { st.page--; draw(); });
+  $("next").addEventListener("click", function () { st.page++; draw(); });
+  Array.prototype.forEach.call(hs, function (h) {
+    var c = h.getAttribute("data-c");
+    if (c === null) return;
+    h.addEventListener("click", function () {
+      var col = parseInt(c, 10);
+      st.desc = st.col === col ? !st.desc : false;
+      st.col = col;
+      Array.prototype.forEach.call(hs, function (o) { o.classList.remove("asc", "desc"); });
+      h.classList.add(st.desc ? "desc" : "asc");
+      refilter();
     });
   });
+  refilter();
 })();
 </script>
 {{end}}<footer>{{.S.Schema}} · results in results.jsonl, metrics in summary.json</footer>

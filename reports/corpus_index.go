@@ -1,7 +1,9 @@
 package reports
 
 import (
+	"encoding/json"
 	"fmt"
+	"html/template"
 	"io"
 	"sort"
 	"strings"
@@ -24,6 +26,8 @@ type IndexRow struct {
 	// metrics.
 	Lost   int
 	Shrunk string
+	// Format is the edited file's format (the original's when unknown).
+	Format string
 	// Pages: status and changed/inserted/deleted counts.
 	PagesStatus                string
 	Changed, Inserted, Deleted int
@@ -33,7 +37,13 @@ type IndexRow struct {
 
 // IndexRowOf is the index row of one result line.
 func IndexRowOf(r *results.Record) IndexRow {
-	row := IndexRow{ID: r.ID, Group: r.Group, Report: r.Report, TotalMS: r.Timings.Total, PagesStatus: r.Pages.Status}
+	row := IndexRow{ID: r.ID, Group: r.Group, Report: r.Report, TotalMS: r.Timings.Total, PagesStatus: r.Pages.Status,
+		Format: string(r.Edited.Format)}
+	if row.Format == "" || row.Format == string(formats.Unknown) {
+		if o := string(r.Original.Format); o != "" {
+			row.Format = o
+		}
+	}
 	switch {
 	case r.Failed():
 		row.Verdict, row.Error = "failed", r.Error
@@ -72,13 +82,53 @@ func IndexRowOf(r *results.Record) IndexRow {
 	return row
 }
 
-// WriteIndexHTML writes index.html: the summary and a table of every pair
-// linking to its report, sorted by id (numbers in ids compared as numbers,
-// formats.NaturalLess) and sortable by clicking a column header (a few
-// lines of inline script; without script the table stays sorted by id).
-// rows is not changed.
+// IndexPageSize is how many pairs index.html shows per page (the reader
+// can choose 50, 100, 250 or 1000).
+const IndexPageSize = 100
+
+// WriteIndexHTML writes index.html: the summary and the pairs, sorted by
+// id (numbers in ids compared as numbers, formats.NaturalLess). The pairs
+// are data in the page (one JSON array) drawn a page at a time by a small
+// inline script: filters by verdict, format and group, a text search over
+// id, group, codes, what shrank and the error, sorting by any column,
+// paging. Without script the first IndexPageSize pairs are in the HTML and
+// a line says the rest are in results.jsonl. rows is not changed.
 func WriteIndexHTML(w io.Writer, s *results.Summary, rows []IndexRow) error {
 	sorted := append([]IndexRow(nil), rows...)
 	sort.SliceStable(sorted, func(i, j int) bool { return formats.NaturalLess(sorted[i].ID, sorted[j].ID) })
-	return corpusTemplate.Execute(w, newCorpusView(s, sorted, true))
+	v := newCorpusView(s, sorted, true)
+	data := make([][]any, len(sorted))
+	fmts, groups := map[string]bool{}, map[string]bool{}
+	for i, r := range sorted {
+		data[i] = []any{r.ID, r.Group, r.Verdict, r.Format, r.Error, r.NewFindings.Total, r.NewFindings.Fatal, r.Codes,
+			r.Lost, r.Shrunk, r.PagesStatus, r.Changed, r.Inserted, r.Deleted, r.TotalMS, r.Report}
+		if r.Format != "" {
+			fmts[r.Format] = true
+		}
+		if r.Group != "" {
+			groups[r.Group] = true
+		}
+	}
+	// json.Marshal escapes <, > and &: the data cannot end the script.
+	j, err := json.Marshal(data)
+	if err != nil {
+		return err
+	}
+	v.RowsJSON = template.JS(j)
+	v.Formats, v.Groups = keysOf(fmts), keysOf(groups)
+	v.PageSize = IndexPageSize
+	if len(v.Rows) > IndexPageSize {
+		v.Rows = v.Rows[:IndexPageSize]
+	}
+	v.Total = len(sorted)
+	return corpusTemplate.Execute(w, v)
+}
+
+func keysOf(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Slice(out, func(i, j int) bool { return formats.NaturalLess(out[i], out[j]) })
+	return out
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/editaudit/editaudit/corpus/results"
+	"github.com/editaudit/editaudit/internal/plural"
 )
 
 // WriteSummaryJSON writes s as indented JSON: the summary.json bytes
@@ -31,12 +32,12 @@ func WriteSummaryText(w io.Writer, s *results.Summary) error {
 	if len(s.Shards) > 0 {
 		fmt.Fprintf(&b, " (shards %s)", strings.Join(s.Shards, ", "))
 	}
-	fmt.Fprintf(&b, ": %d pairs", s.Selected)
+	fmt.Fprintf(&b, ": %s", plural.Of(s.Selected, "pair", "pairs"))
 	if s.Pending > 0 {
 		fmt.Fprintf(&b, ", %d not done yet", s.Pending)
 	}
 	if s.Throughput.PairsPerMin > 0 {
-		fmt.Fprintf(&b, "; %.1f pairs/min (%d pairs in %s)", s.Throughput.PairsPerMin, s.Throughput.Pairs, fmtSeconds(s.Throughput.Seconds))
+		fmt.Fprintf(&b, "; %.1f pairs/min (%s in %s)", s.Throughput.PairsPerMin, plural.Of(s.Throughput.Pairs, "pair", "pairs"), fmtSeconds(s.Throughput.Seconds))
 	}
 	b.WriteString("\n")
 	if s.Unpaired != nil && len(s.Unpaired.OriginalsOnly)+len(s.Unpaired.EditedOnly) > 0 {
@@ -62,18 +63,18 @@ func writeMetricsText(b *strings.Builder, m results.Metrics, in string) {
 	if len(m.TopCodes) > 0 {
 		fmt.Fprintf(b, "%stop new findings:\n", in)
 		for _, c := range m.TopCodes {
-			fmt.Fprintf(b, "%s  %-32s %-7s %5d pairs  %5d findings\n", in, c.Code, c.Grade, c.Pairs, c.Findings)
+			fmt.Fprintf(b, "%s  %-32s %-7s %5d %-5s  %5d %s\n", in, c.Code, c.Grade, c.Pairs, plural.Word(c.Pairs, "pair", "pairs"), c.Findings, plural.Word(c.Findings, "finding", "findings"))
 		}
 	}
 	fmt.Fprintf(b, "%sstructure lost     %5d  %s of pairs\n", in, m.StructureLoss.Pairs, fmtPct(m.StructureLoss.Rate))
 	for _, l := range m.StructureLoss.Metrics {
-		fmt.Fprintf(b, "%s  %-18s %5d pairs  %s  mean −%.4g (%s of it)\n", in, l.Metric, l.Pairs, fmtPct(l.Rate), l.MeanLost, fmtPct(l.MeanLossRatio))
+		fmt.Fprintf(b, "%s  %-18s %5d %-5s  %s  mean −%.4g (%s of it)\n", in, l.Metric, l.Pairs, plural.Word(l.Pairs, "pair", "pairs"), fmtPct(l.Rate), l.MeanLost, fmtPct(l.MeanLossRatio))
 	}
 	p := m.Pages
-	fmt.Fprintf(b, "%spages: %d rendered, %d render failures, %d unsupported, %d not rendered\n", in, p.Rendered, p.RenderFailed, p.Unsupported, p.NotRendered)
+	fmt.Fprintf(b, "%spages: %d rendered, %s, %d unsupported, %d not rendered\n", in, p.Rendered, plural.Of(p.RenderFailed, "render failure", "render failures"), p.Unsupported, p.NotRendered)
 	if p.Rendered > 0 {
-		fmt.Fprintf(b, "%s  changed per pair   mean %.4g  p50 %.4g  p95 %.4g  max %.4g  (%d pairs with any page change)\n", in, p.Changed.Mean, p.Changed.P50, p.Changed.P95, p.Changed.Max, p.ChangedPairs)
-		fmt.Fprintf(b, "%s  inserted %d pages in %d pairs, deleted %d in %d, reflowed %d in %d\n", in, p.Inserted, p.InsertedPairs, p.Deleted, p.DeletedPairs, p.Reflowed, p.ReflowedPairs)
+		fmt.Fprintf(b, "%s  changed per pair   mean %.4g  p50 %.4g  p95 %.4g  max %.4g  (%s with any page change)\n", in, p.Changed.Mean, p.Changed.P50, p.Changed.P95, p.Changed.Max, plural.Of(p.ChangedPairs, "pair", "pairs"))
+		fmt.Fprintf(b, "%s  inserted %s in %s, deleted %d in %d, reflowed %d in %d\n", in, plural.Of(p.Inserted, "page", "pages"), plural.Of(p.InsertedPairs, "pair", "pairs"), p.Deleted, p.DeletedPairs, p.Reflowed, p.ReflowedPairs)
 	}
 	if m.Timing.N > 0 {
 		fmt.Fprintf(b, "%stime per pair      mean %s  p50 %s  p95 %s\n", in, fmtMillis(m.Timing.Mean), fmtMillis(m.Timing.P50), fmtMillis(m.Timing.P95))

@@ -77,7 +77,7 @@ func TestWriteCorpusCompare(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"pairs: 6 in both, 1 only in monday, 1 only in tuesday; not compared: 1 failed in A, 0 failed in B",
-		"note: 1 matched pairs have a different original", "worse 1 · better 2 · mixed 1 · unchanged 1", "2 [m]: passed → blocked",
+		"note: 1 matched pair has a different original", "worse 1 · better 2 · mixed 1 · unchanged 1", "2 [m]: passed → blocked",
 		"… and 1 more", "blocked_rate                  16.7%      14.3%     -2.4 pt", "group m"} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("text lacks %q:\n%s", want, text.String())

@@ -12,6 +12,7 @@ import (
 
 	"github.com/editaudit/editaudit/audit"
 	"github.com/editaudit/editaudit/formats"
+	"github.com/editaudit/editaudit/internal/plural"
 )
 
 // DefaultHTMLMaxFindings is the number of findings the HTML report lists
@@ -44,6 +45,28 @@ func WriteHTML(w io.Writer, r *audit.Result, opts HTMLOptions) error {
 // file: verdict, findings, structure counts and the first rendered pages.
 func WriteCheckHTML(w io.Writer, rep *formats.Report, pages []CheckPage) error {
 	return htmlTemplate.Execute(w, checkView(rep, pages, HTMLOptions{}))
+}
+
+// WriteCheckHTMLWith is WriteCheckHTML with the pages fitted into the page
+// cap and byte budget the model output has (FitCheckPages): the pages
+// that fit are drawn and a notice under them says what was cut.
+func WriteCheckHTMLWith(w io.Writer, rep *formats.Report, pages []CheckPage, pageCap int, opts ModelOptions) error {
+	kept, note, err := FitCheckPages(rep, pages, pageCap, opts)
+	if err != nil {
+		return err
+	}
+	v := checkView(rep, kept, HTMLOptions{})
+	if total := pagesTotal(pages); total > 0 && len(kept) < total {
+		v.Feedback = checkFeedbackOf(rep, kept, total)
+		if len(kept) == 0 {
+			v.Pages = pagesView{Status: "ok"}
+		}
+		v.Pages.Notice = fmt.Sprintf("%d of %d pages shown.", len(kept), total)
+	}
+	if note != "" {
+		v.Pages.Notice = strings.TrimSpace(v.Pages.Notice + " " + note)
+	}
+	return htmlTemplate.Execute(w, v)
 }
 
 // view is what the template draws; audit and check reports share it.
@@ -129,10 +152,14 @@ func auditView(r *audit.Result, opts HTMLOptions) view {
 
 	if r.Blocked {
 		v.Verdict = verdictView{Class: "blocked", Label: "Blocked",
-			Headline: fmt.Sprintf("The edit introduced %d fatal %s.", t.Fatal, plural(t.Fatal, "defect", "defects")),
+			Headline: fmt.Sprintf("The edit introduced %d fatal %s.", t.Fatal, plural.Word(t.Fatal, "defect", "defects")),
 			Details:  []string{"The application will refuse this file or repair it by removing content."}}
 		if t.Fatal == 0 {
 			v.Verdict.Headline = "The edit introduced a fatal defect."
+		}
+		if formats.FileMissing(fs) {
+			v.Verdict.Headline = "The edited file is not there."
+			v.Verdict.Details = []string{"There is no document to open, so nothing was compared (file.missing)."}
 		}
 	} else {
 		v.Verdict = verdictView{Class: "passed", Label: "Passed", Headline: "Nothing new at fatal.",
@@ -173,7 +200,13 @@ func auditView(r *audit.Result, opts HTMLOptions) view {
 		st.Note = strings.Join(ms, ", ")
 		st.Class = "warn"
 	}
-	v.Tiles = []tileView{nf, pre, st, pagesTile(&r.Pages)}
+	pt := pagesTile(&r.Pages)
+	missing := formats.FileMissing(fs)
+	if missing {
+		st = tileView{Label: "Structure shrunk", Value: "–", Note: "not compared", Class: "neutral"}
+		pt.Note = "no edited file"
+	}
+	v.Tiles = []tileView{nf, pre, st, pt}
 
 	v.Findings = findingsOf(fs, opts.MaxFindings, "New findings", "The edit introduced no findings.")
 	if n := r.Preexisting.Total; n > 0 {
@@ -182,14 +215,19 @@ func auditView(r *audit.Result, opts HTMLOptions) view {
 			they = "it is not the edit's and is not listed"
 		}
 		v.Notes = append(v.Notes, fmt.Sprintf("The original already had %d %s (%s); %s.",
-			n, plural(n, "problem", "problems"), audit.TallyWords(r.Preexisting), they))
+			n, plural.Word(n, "problem", "problems"), audit.TallyWords(r.Preexisting), they))
 	}
 	if n := len(r.Resolved); n > 0 {
-		v.Notes = append(v.Notes, fmt.Sprintf("The edit fixed %d %s the original had.", n, plural(n, "problem", "problems")))
+		v.Notes = append(v.Notes, fmt.Sprintf("The edit fixed %d %s the original had.", n, plural.Word(n, "problem", "problems")))
 	}
 
 	v.Structure = structureOf(&r.Structure)
 	v.Pages = pagesOf(r)
+	if missing {
+		v.Structure = countsView("Structure of the original", r.Structure.Before)
+		v.Structure.Note = "Not compared: there is no edited file to read."
+		v.Pages = pagesView{Status: "off", Notice: "Pages were not compared: there is no edited file to render."}
+	}
 	v.Feedback = feedbackOf(r)
 	v.FeedbackNote = "--format text and model"
 
@@ -210,8 +248,12 @@ func checkView(rep *formats.Report, pages []CheckPage, opts HTMLOptions) view {
 	v.Title = "editaudit: " + v.Heading
 	if t.Fatal > 0 {
 		v.Verdict = verdictView{Class: "blocked", Label: "Fatal",
-			Headline: fmt.Sprintf("The file has %d fatal %s.", t.Fatal, plural(t.Fatal, "defect", "defects")),
+			Headline: fmt.Sprintf("The file has %d fatal %s.", t.Fatal, plural.Word(t.Fatal, "defect", "defects")),
 			Details:  []string{"The application will refuse this file or repair it by removing content."}}
+		if formats.FileMissing(fs) {
+			v.Verdict.Headline = "The file is not there."
+			v.Verdict.Details = []string{"There is no document to open (file.missing)."}
+		}
 	} else {
 		v.Verdict = verdictView{Class: "passed", Label: "OK", Headline: "Nothing at fatal.",
 			Details: []string{"The application should open this file without a repair dialog."}}
@@ -245,10 +287,7 @@ func checkView(rep *formats.Report, pages []CheckPage, opts HTMLOptions) view {
 	v.Findings = findingsOf(fs, opts.MaxFindings, "Findings", "No findings.")
 
 	if len(rep.Counts) > 0 {
-		v.Structure = structureView{Show: true, Title: "Structure"}
-		for _, k := range rep.Counts.Keys() {
-			v.Structure.Rows = append(v.Structure.Rows, metricRow{Metric: k, Before: strconv.Itoa(rep.Counts[k])})
-		}
+		v.Structure = countsView("Structure", rep.Counts)
 	}
 	v.Pages = pagesView{Status: "ok"}
 	if len(pages) == 0 {
@@ -320,7 +359,10 @@ func findingsOf(fs []formats.Finding, max int, title, empty string) findingsView
 		}
 		row := findingRow{Grade: string(f.Grade), Code: f.Code, Part: f.Part, Locator: f.Locator,
 			Message: f.Message, Fix: f.Fix}
-		if f.Part == "" {
+		switch {
+		case f.Code == formats.CodeFileMissing:
+			row.Part = "(file)"
+		case f.Part == "":
 			row.Part = "(package)"
 		}
 		if f.Line > 0 {
@@ -330,6 +372,15 @@ func findingsOf(fs []formats.Finding, max int, title, empty string) findingsView
 			}
 		}
 		v.Rows = append(v.Rows, row)
+	}
+	return v
+}
+
+// countsView is a table of one document's counts (no before/after).
+func countsView(title string, c formats.Counts) structureView {
+	v := structureView{Show: true, Title: title}
+	for _, k := range c.Keys() {
+		v.Rows = append(v.Rows, metricRow{Metric: k, Before: strconv.Itoa(c[k])})
 	}
 	return v
 }
@@ -511,10 +562,3 @@ func because(s string) string {
 }
 
 var htmlTemplate = template.Must(template.New("report").Parse(htmlSource))
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}

@@ -46,20 +46,34 @@ func writeModel(w io.Writer, blocks []contentBlock) error {
 	return enc.Encode(modelMessage{Content: blocks})
 }
 
-// WriteModel writes r as model content blocks (`--format model`): one text
-// block with the feedback, then for each shown page a short text block
-// saying what the image is ("Page 3 (edited) vs page 2 (original): before |
-// after, changed regions outlined.") followed by the image as base64 JPEG.
-// The images come from ShownPage.JPEG; a shown page without JPEG bytes is an
-// error (call LoadImages first when the composites are only on disk). The
-// output is one line of JSON.
+// WriteModel writes r as model content blocks (`--format model`) within
+// the default byte budget: WriteModelWith with ModelOptions{}.
 func WriteModel(w io.Writer, r *audit.Result) error {
-	blocks := []contentBlock{textBlock(feedbackOf(r))}
-	for _, s := range r.Pages.Shown {
-		if len(s.JPEG) == 0 {
-			return fmt.Errorf("reports: shown page %s has no JPEG bytes (image %q not loaded; see LoadImages)", shownName(s), s.Image)
-		}
-		blocks = append(blocks, textBlock(audit.ShownCaption(r, s)), jpegBlock(s.JPEG))
+	return WriteModelWith(w, r, ModelOptions{})
+}
+
+// WriteModelWith writes r as model content blocks: one text block with
+// the feedback, then for each shown page a short text block saying what
+// the image is ("Page 3 (edited) vs page 2 (original): before | after,
+// changed regions outlined.") followed by the image as base64 JPEG. The
+// whole output stays within opts.MaxBytes: images that do not fit are
+// downscaled (not below 640 px on the long side), then dropped from the
+// last, and a last text block says so ("Limits: …"). The images come from
+// ShownPage.JPEG; a shown page without JPEG bytes is an error (call
+// LoadImages first when the composites are only on disk). The output is
+// one line of JSON.
+func WriteModelWith(w io.Writer, r *audit.Result, opts ModelOptions) error {
+	text := []contentBlock{textBlock(feedbackOf(r))}
+	shown, captions, note, err := fitShown(r, text, opts)
+	if err != nil {
+		return err
+	}
+	blocks := text
+	for i, s := range shown {
+		blocks = append(blocks, textBlock(captions[i]), jpegBlock(s.JPEG))
+	}
+	if note != "" {
+		blocks = append(blocks, textBlock(note))
 	}
 	return writeModel(w, blocks)
 }
@@ -110,28 +124,56 @@ type CheckPage struct {
 	JPEG []byte
 }
 
-// WriteCheckModel writes the check of a new file as model content blocks:
-// one text block (verdict, findings with locations and fixes — capped and
-// the cap stated — structure counts, which pages follow), then for each page
-// a caption block and its JPEG.
+// WriteCheckModel writes the check of a new file as model content blocks
+// within the default byte budget and no page cap of its own (the caller
+// rendered the pages it wants attached): WriteCheckModelWith(w, rep,
+// pages, 0, ModelOptions{}).
 func WriteCheckModel(w io.Writer, rep *formats.Report, pages []CheckPage) error {
-	blocks := []contentBlock{textBlock(checkFeedback(rep, pages))}
-	for _, p := range pages {
-		if len(p.JPEG) == 0 {
-			return fmt.Errorf("reports: page %d has no JPEG bytes", p.Page)
-		}
+	return WriteCheckModelWith(w, rep, pages, 0, ModelOptions{})
+}
+
+// WriteCheckModelWith writes the check of a new file as model content
+// blocks: one text block (verdict, findings with locations and fixes —
+// capped and the cap stated — structure counts, which pages follow), then
+// for each attached page a caption block and its JPEG, then, when the page
+// cap (pageCap: the pages were rendered up to it) or the byte budget cut
+// something, a "Limits: …" block saying what (FitCheckPages).
+func WriteCheckModelWith(w io.Writer, rep *formats.Report, pages []CheckPage, pageCap int, opts ModelOptions) error {
+	kept, note, err := FitCheckPages(rep, pages, pageCap, opts)
+	if err != nil {
+		return err
+	}
+	blocks := []contentBlock{textBlock(checkFeedbackOf(rep, kept, pagesTotal(pages)))}
+	for _, p := range kept {
 		blocks = append(blocks, textBlock(audit.CheckPageCaption(p.Page, p.Total)), jpegBlock(p.JPEG))
+	}
+	if note != "" {
+		blocks = append(blocks, textBlock(note))
 	}
 	return writeModel(w, blocks)
 }
 
 // checkFeedback is audit.CheckFeedback for the attached pages.
 func checkFeedback(rep *formats.Report, pages []CheckPage) string {
+	return checkFeedbackOf(rep, pages, pagesTotal(pages))
+}
+
+// checkFeedbackOf is audit.CheckFeedback for the attached pages of a
+// document of total pages (0: unknown).
+func checkFeedbackOf(rep *formats.Report, pages []CheckPage, total int) string {
 	nums := make([]int, len(pages))
-	total := 0
 	for i, p := range pages {
 		nums[i] = p.Page
-		total = p.Total
 	}
 	return audit.CheckFeedback(rep, nums, total, audit.FeedbackOptions{})
+}
+
+// pagesTotal is the document's page count the pages carry (0: unknown).
+func pagesTotal(pages []CheckPage) int {
+	for _, p := range pages {
+		if p.Total > 0 {
+			return p.Total
+		}
+	}
+	return 0
 }

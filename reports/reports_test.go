@@ -8,6 +8,7 @@ import (
 	"flag"
 	"image/jpeg"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/editaudit/editaudit/audit"
 	"github.com/editaudit/editaudit/formats"
+	"github.com/editaudit/editaudit/internal/testdoc"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
@@ -377,8 +379,18 @@ func checkSARIF(t *testing.T, data []byte, r *audit.Result) {
 	if !ok {
 		t.Fatalf("results = %v, want an array", run["results"])
 	}
-	if len(results) != len(r.NewFindings) {
-		t.Errorf("%d results for %d new findings", len(results), len(r.NewFindings))
+	notes := len(r.Structure.Shrunk)
+	switch r.Pages.Status {
+	case audit.PagesOK:
+		notes += len(r.Pages.Changed) + len(r.Pages.Inserted) + len(r.Pages.Deleted) + len(r.Pages.Reflowed)
+	case audit.PagesFailed:
+		notes++
+	}
+	if len(results) != len(r.NewFindings)+notes {
+		t.Errorf("%d results for %d new findings and %d structure/page notes", len(results), len(r.NewFindings), notes)
+	}
+	if id, _ := lookup(run, "automationDetails.id").(string); !strings.HasPrefix(id, "editaudit/audit/") {
+		t.Errorf("automationDetails.id %q", id)
 	}
 	usedRules := map[string]bool{}
 	levels := map[string]bool{"none": true, "note": true, "warning": true, "error": true}
@@ -406,7 +418,17 @@ func checkSARIF(t *testing.T, data []byte, r *audit.Result) {
 			t.Errorf("result %d: no message.text", i)
 		}
 		grade, _ := lookup(res, "properties.grade").(string)
-		wantLevel := map[string]string{"fatal": "error", "error": "error", "warning": "warning", "info": "note"}[grade]
+		wantLevel := map[string]string{"fatal": "error", "error": "error", "warning": "warning", "info": "note", "": "note"}[grade]
+		if (grade == "") != (i >= len(r.NewFindings)) {
+			t.Errorf("result %d: grade %q: findings come first, notes after", i, grade)
+		}
+		rule := rules[ruleIDs[id]].(map[string]any)
+		if u, _ := rule["helpUri"].(string); !strings.HasPrefix(u, SARIFDocsBase) || !strings.Contains(u, ".md") {
+			t.Errorf("rule %s: helpUri %q", id, u)
+		}
+		if h, _ := lookup(rule, "help.text").(string); h == "" {
+			t.Errorf("rule %s: no help text", id)
+		}
 		if res["level"] != wantLevel {
 			t.Errorf("result %d: grade %s → level %v, want %s", i, grade, res["level"], wantLevel)
 		}
@@ -454,6 +476,21 @@ func checkSARIF(t *testing.T, data []byte, r *audit.Result) {
 	}
 	if lookup(run, "properties.blocked") != r.Blocked {
 		t.Errorf("properties.blocked = %v", lookup(run, "properties.blocked"))
+	}
+	validateSARIF(t, data)
+}
+
+// validateSARIF checks the log against the SARIF 2.1.0 JSON schema with
+// ajv (tools/validate/sarif.mjs).
+func validateSARIF(t *testing.T, data []byte) {
+	t.Helper()
+	v := testdoc.Validators(t)
+	p := filepath.Join(t.TempDir(), "log.sarif")
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("node", filepath.Join(v, "sarif.mjs"), p).CombinedOutput(); err != nil {
+		t.Errorf("not valid SARIF 2.1.0: %v\n%s", err, out)
 	}
 }
 
@@ -597,5 +634,23 @@ func selfContained(t *testing.T, html string) {
 		if strings.Contains(html, bad) {
 			t.Errorf("HTML is not self-contained: %q", bad)
 		}
+	}
+}
+
+// TestSARIFSchemaCheckCanFail: the schema check rejects a log with a
+// level SARIF does not define.
+func TestSARIFSchemaCheckCanFail(t *testing.T) {
+	v := testdoc.Validators(t)
+	var b bytes.Buffer
+	if err := WriteSARIF(&b, blockedRestored(t)); err != nil {
+		t.Fatal(err)
+	}
+	bad := strings.Replace(b.String(), `"level": "error"`, `"level": "fatal"`, 1)
+	p := filepath.Join(t.TempDir(), "bad.sarif")
+	if err := os.WriteFile(p, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("node", filepath.Join(v, "sarif.mjs"), p).CombinedOutput(); err == nil {
+		t.Errorf("level fatal validated:\n%s", out)
 	}
 }

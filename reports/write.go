@@ -37,6 +37,8 @@ func unknownFormat(format string, known []string) error {
 type AuditOptions struct {
 	// HTML tunes the html format.
 	HTML HTMLOptions
+	// Model bounds the model format (its byte budget).
+	Model ModelOptions
 }
 
 // WriteAudit writes r in format (`editaudit audit --format F`): text (the
@@ -50,7 +52,7 @@ func WriteAudit(w io.Writer, r *audit.Result, format string, opts AuditOptions) 
 	case FormatJSON:
 		return WriteJSON(w, r)
 	case FormatModel:
-		return WriteModel(w, r)
+		return WriteModelWith(w, r, opts.Model)
 	case FormatHTML:
 		return WriteHTML(w, r, opts.HTML)
 	case FormatSARIF:

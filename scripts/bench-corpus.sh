@@ -35,9 +35,9 @@ load() { cut -d' ' -f1-3 /proc/loadavg; }
 # 1. The 20 pairs.
 docs=$work/docs
 rm -rf "$docs" && mkdir -p "$docs"
-"$bin" corpus synth "$repo/examples/specs/contract.json" "$docs/contract.docx" >/dev/null
-"$bin" corpus synth "$repo/examples/specs/deck.json" "$docs/deck.pptx" >/dev/null
-"$bin" corpus synth "$repo/examples/specs/workbook.json" "$docs/workbook.xlsx" >/dev/null
+"$bin" synth --fixtures --render off "$repo/examples/specs/contract.json" "$docs/contract.docx" >/dev/null
+"$bin" synth --fixtures --render off "$repo/examples/specs/deck.json" "$docs/deck.pptx" >/dev/null
+"$bin" synth --fixtures --render off "$repo/examples/specs/workbook.json" "$docs/workbook.xlsx" >/dev/null
 kinds_docx="docx.nested-tables-wiped docx.row-deleted docx.paragraph-appended docx.word-replaced docx.page-break-top zip.repacked xml.illegal-char rels.undefined-id"
 kinds_pptx="pptx.slide-deleted pptx.runs-dropped pptx.word-replaced zip.repacked rels.target-missing ct.wrong-main-type"
 kinds_xlsx="xlsx.openpyxl-resave xlsx.row-deleted xlsx.value-changed zip.repacked xml.not-well-formed rels.undefined-id"

@@ -9,7 +9,7 @@ out=demo-out
 rm -rf "$out"
 mkdir -p "$out"
 echo "== generating examples/specs/contract.json → $out/contract.docx"
-$bin corpus synth examples/specs/contract.json "$out/contract.docx"
+$bin synth --fixtures --render off examples/specs/contract.json "$out/contract.docx"
 echo
 echo "== edit 1: a cell's text set the python-docx way (cell.text = …): its nested tables are gone"
 $bin corpus mutate docx.nested-tables-wiped "$out/contract.docx" "$out/edit1.docx"

@@ -2,20 +2,27 @@
 # Installs what editaudit needs on a Debian machine, only what is missing:
 # LibreOffice (Writer, Calc, Impress, no GUI), poppler-utils (pdftoppm,
 # pdfinfo, pdftotext), mupdf-tools (mutool: the faster rasterizer over the
-# real corpus, see BENCHMARKS.md), fonts, the libjpeg headers for go-libjpeg,
+# real corpus, see BENCHMARKS.md), fonts (emoji: Noto Color Emoji for the
+# browser; Symbola, an outline emoji font, for LibreOffice 7.4, which leaves
+# colour glyphs out of a PDF — RENDERING.md), the libjpeg headers for
+# go-libjpeg,
 # and the Go modules. Idempotent: a second run installs nothing. Runs as root (or with
 # sudo available); set EDITAUDIT_SKIP_APT=1 to skip system packages.
 set -euo pipefail
 
+# deploy/Dockerfile installs the same list (deploy/deploy_test.go compares
+# them): keep the two in step.
 pkgs=(
   libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui
+  python3-uno
   poppler-utils mupdf-tools
-  fonts-dejavu-core fonts-liberation2 fonts-noto-cjk
+  fonts-dejavu-core fonts-liberation2 fonts-noto-cjk fonts-noto-color-emoji fonts-symbola
   libjpeg62-turbo-dev
 )
 # Optional helpers for tests that look at the HTML report and the naive
-# benchmark pipeline; installed too, but their absence only skips tests.
-optional=(chromium imagemagick)
+# benchmark pipeline, and xmllint for the JUnit schema check; installed
+# too, but their absence only skips tests (outside CI).
+optional=(chromium imagemagick libxml2-utils)
 
 missing=()
 for p in "${pkgs[@]}" "${optional[@]}"; do
@@ -38,6 +45,19 @@ if ! command -v go >/dev/null 2>&1 && [ -x /usr/local/go/bin/go ]; then
   export PATH=$PATH:/usr/local/go/bin
 fi
 go mod download
+# The schema and lint checks the tests run with node (tools/validate:
+# SARIF and Kubernetes schemas, the JUnit XSD, the Dockerfile linter,
+# playwright-core for the corpus index page), pinned by its lock file;
+# installed again only when the lock file changed.
+if command -v npm >/dev/null 2>&1; then
+  v="$(cd "$(dirname "$0")/.." && pwd)/tools/validate"
+  if ! cmp -s "$v/package-lock.json" "$v/node_modules/.package-lock.json.installed" 2>/dev/null; then
+    echo "setup: npm ci in $v" >&2
+    (cd "$v" && npm ci --no-audit --no-fund >/dev/null && cp package-lock.json node_modules/.package-lock.json.installed)
+  fi
+else
+  echo "setup: npm missing: the schema checks of tools/validate will be skipped (failed under CI)" >&2
+fi
 # staticcheck (run by `make test` through `make lint`), from the Go module
 # proxy, pinned; installed only when that version is missing.
 STATICCHECK_VERSION=v0.8.2

@@ -3,12 +3,12 @@ package synth
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"strings"
+	"reflect"
 
 	"github.com/editaudit/editaudit/formats"
+	"github.com/editaudit/editaudit/pixeldiff/render"
 )
 
 // A Spec describes one document as data. It is decoded from JSON by
@@ -55,14 +55,21 @@ type PageSpec struct {
 	MarginMM float64 `json:"marginMM,omitempty"`
 }
 
-// Block is one piece of flow content. Exactly one field is set.
+// Block is one piece of flow content: an object with exactly one key.
 type Block struct {
-	Heading   *Heading   `json:"heading,omitempty"`
+	// Heading is a heading paragraph (level 1–6).
+	Heading *Heading `json:"heading,omitempty"`
+	// Paragraph is a paragraph of text or formatted runs.
 	Paragraph *Paragraph `json:"paragraph,omitempty"`
-	Table     *Table     `json:"table,omitempty"`
-	List      *List      `json:"list,omitempty"`
-	Image     *Image     `json:"image,omitempty"`
-	// PageBreak starts a new page (body only).
+	// Table is a table; its cells may hold blocks, nested tables included.
+	Table *Table `json:"table,omitempty"`
+	// List is a bulleted or numbered list (docx).
+	List *List `json:"list,omitempty"`
+	// Image is a picture on its own line (docx).
+	Image *Image `json:"image,omitempty"`
+	// Chart is a native chart (docx).
+	Chart *Chart `json:"chart,omitempty"`
+	// PageBreak starts a new page (top level of the body only).
 	PageBreak bool `json:"pageBreak,omitempty"`
 }
 
@@ -149,9 +156,11 @@ type ListItem struct {
 	Level int    `json:"level,omitempty"`
 }
 
-// Image is a PNG picture. Its bytes come from the spec (Data, base64) or
-// from an image the project ships (Src "builtin:NAME", see BuiltinImages);
-// never from a path or a URL.
+// Image is a PNG or JPEG picture. Src is "artifact:ID": the file named ID
+// in the artifacts folder the caller gave (--artifacts DIR). Never a path,
+// a URL or a data: URI. The project's own fixtures may also use
+// "builtin:NAME" (an image painted in code, see BuiltinImages) or Data
+// (base64 PNG).
 type Image struct {
 	Src  string `json:"src,omitempty"`
 	Data string `json:"data,omitempty"`
@@ -165,6 +174,28 @@ type Image struct {
 	Align string `json:"align,omitempty"`
 	// Cell anchors the picture's top-left corner in an xlsx sheet ("H2").
 	Cell string `json:"cell,omitempty"`
+}
+
+// Chart is a native chart (a DrawingML c:chart part, with its data in an
+// embedded workbook) in a docx body or on a slide. Its data is given here:
+// one value per category in every series.
+type Chart struct {
+	// Type is "col", "bar", "line" or "pie".
+	Type  string `json:"type"`
+	Title string `json:"title,omitempty"`
+	// Categories label the data points (the horizontal axis; pie slices).
+	Categories []string      `json:"categories"`
+	Series     []ChartSeries `json:"series"`
+	// Width and Height are the displayed size in points (default 432×252
+	// in docx; on a slide the chart fills its area).
+	Width  float64 `json:"width,omitempty"`
+	Height float64 `json:"height,omitempty"`
+}
+
+// ChartSeries is one named row of values, one per category.
+type ChartSeries struct {
+	Name   string    `json:"name"`
+	Values []float64 `json:"values"`
 }
 
 // PptxSpec is a PowerPoint deck.
@@ -181,6 +212,9 @@ type Slide struct {
 	Body  []Paragraph `json:"body,omitempty"`
 	Table *Table      `json:"table,omitempty"`
 	Image *Image      `json:"image,omitempty"`
+	// Chart is a native chart laid out below the title (beside body text
+	// or a table, like a picture).
+	Chart *Chart `json:"chart,omitempty"`
 	// Notes are the speaker notes, one paragraph per line.
 	Notes string `json:"notes,omitempty"`
 }
@@ -226,7 +260,8 @@ type XChart struct {
 	Series []XSeries `json:"series"`
 }
 
-// XSeries is one chart series: references such as "Sheet1!$B$2:$B$5".
+// XSeries is one chart series: references such as "Sheet1!$B$2:$B$5" to
+// cells of the workbook (Name is one cell holding the series name).
 type XSeries struct {
 	Name       string `json:"name,omitempty"`
 	Categories string `json:"categories,omitempty"`
@@ -251,111 +286,117 @@ type HSection struct {
 }
 
 // Caps on every dimension of a spec. A spec exceeding one is rejected with
-// the JSON path and the cap; writers can then size everything safely.
+// the JSON path and the cap; writers can then size everything safely. The
+// totals keep every part of the output well inside the inspector's limits
+// (formats.DefaultLimits: 256 MiB per part, 16 MiB per XML token) and the
+// renderer's page cap (MaxPages), so that `editaudit check` passes what
+// synth writes.
 const (
-	MaxSpecBytes      = 32 << 20 // the JSON text
-	MaxBlocks         = 5000     // blocks in one body, header, footer, cell or section
-	MaxTotalBlocks    = 50000    // blocks in the whole document, nested ones included
-	MaxRuns           = 500      // runs in one paragraph
-	MaxTextLen        = 32767    // characters in one text value (Excel's cell limit)
-	MaxRows           = 2000     // rows in one table
-	MaxCells          = 63       // cells in one table row (Word's column limit)
-	MaxNesting        = 5        // tables inside table cells, levels deep
-	MaxListItems      = 2000     // items in one list
-	MaxImageBytes     = 4 << 20  // one decoded PNG
-	MaxTotalImage     = 32 << 20 // all decoded images of a document
-	MaxImagePixels    = 4096     // width or height of one PNG in pixels
-	MaxImagePoints    = 2000     // displayed width or height in points
-	MaxSlides         = 500      // slides in a deck
-	MaxSlideParas     = 200      // body paragraphs on one slide
-	MaxSheets         = 100      // worksheets in a workbook
-	MaxSheetRows      = 10000    // rows of one sheet
-	MaxSheetCols      = 256      // cells in one sheet row
-	MaxSheetCells     = 200000   // cells of one workbook
-	MaxSheetItems     = 200      // merges, tables, charts, validations or images of one sheet
-	MaxChartSeries    = 32       // series of one chart
-	MaxSections       = 100      // hwpx sections
-	MaxValidationList = 255      // characters of a list validation (Excel's limit)
-	maxShapeDepth     = 64       // JSON nesting accepted before the struct walk stops
-	maxSpecErrors     = 20       // errors reported before giving up
+	MaxSpecBytes      = 32 << 20  // the JSON text
+	MaxBlocks         = 5000      // blocks in one body, header, footer, cell or section
+	MaxTotalBlocks    = 50000     // blocks in the whole document, nested ones included
+	MaxRuns           = 500       // runs in one paragraph
+	MaxTotalRuns      = 500000    // runs in the whole document
+	MaxTextLen        = 32767     // characters in one text value (Excel's cell limit)
+	MaxTitleLen       = 1000      // characters of the document title
+	MaxTotalText      = 8_000_000 // characters of text in the whole document
+	MaxRows           = 2000      // rows in one table
+	MaxCells          = 63        // cells in one table row (Word's column limit)
+	MaxTotalCells     = 100000    // table cells in a docx, pptx or hwpx document, nested ones included
+	MaxNesting        = 5         // tables inside table cells, levels deep
+	MaxListItems      = 2000      // items in one list
+	MaxImageBytes     = 4 << 20   // one image file (PNG or JPEG)
+	MaxTotalImage     = 32 << 20  // all images of a document
+	MaxImagePixels    = 4096      // width or height of one image in pixels
+	MaxImagePoints    = 2000      // displayed width or height in points
+	MaxSlides         = 500       // slides in a deck
+	MaxSlideParas     = 200       // body paragraphs on one slide
+	MaxSlideRows      = 100       // rows of a table on a slide
+	MaxSheets         = 100       // worksheets in a workbook
+	MaxSheetRows      = 10000     // rows of one sheet
+	MaxSheetCols      = 256       // cells in one sheet row
+	MaxSheetCells     = 200000    // cells of one workbook
+	MaxSheetItems     = 200       // merges, tables, charts, validations or images of one sheet
+	MaxFormulaLen     = 8192      // characters of one formula (Excel's limit)
+	MaxCharts         = 100       // charts in a docx or pptx document
+	MaxChartSeries    = 32        // series of one chart
+	MaxChartPoints    = 1000      // categories (data points per series) of a docx or pptx chart
+	MaxSections       = 100       // hwpx sections
+	MaxValidationList = 255       // characters of a list validation (Excel's limit)
+	// MaxPages is the most pages a document may render to: the renderer's
+	// own cap (render.DefaultMaxPages), past which check and audit cannot
+	// show its pages. Synth counts pages when it renders.
+	MaxPages = render.DefaultMaxPages
+	// MaxListedErrors is the most errors a SpecErrors lists; the rest are
+	// counted in More.
+	MaxListedErrors = 50
+	maxShapeDepth   = 64 // JSON nesting accepted before the decoder stops
 )
 
-// SpecError is one problem in a spec, located by its JSON path
-// ("$.docx.body[3].table.rows[2].cells[1]").
-type SpecError struct {
-	Path string
-	Msg  string
+// Options say what a spec may use beyond its public forms. The zero value
+// is what a model or any outside caller gets: images only as artifact:ID
+// handles (and only with Artifacts set), formulas only as typed.
+type Options struct {
+	// Fixtures allows the project's own test material: images painted in
+	// code ("builtin:NAME"), inline base64 images ("data") and formulas
+	// written verbatim ("rawFormula", to build deliberately defective
+	// files). The project's tests and examples set it.
+	Fixtures bool
+	// Artifacts resolves "artifact:ID" image handles; nil refuses them.
+	Artifacts *Artifacts
 }
 
-func (e *SpecError) Error() string { return "synth: spec " + e.Path + ": " + e.Msg }
+// ParseSpec reads a spec of the project's own fixtures: Parse with
+// Options{Fixtures: true}.
+func ParseSpec(r io.Reader) (*Spec, error) { return Parse(r, Options{Fixtures: true}) }
 
-// SpecErrors is every problem found in a spec, in document order (at most
-// 20). It is the error ParseSpec returns for an invalid spec.
-type SpecErrors []*SpecError
-
-func (l SpecErrors) Error() string {
-	var b strings.Builder
-	for i, e := range l {
-		if i > 0 {
-			b.WriteString("; ")
-		}
-		b.WriteString(e.Error())
-	}
-	return b.String()
-}
-
-// ErrSpecTooLarge is returned when the spec text exceeds MaxSpecBytes.
-var ErrSpecTooLarge = errors.New("synth: spec exceeds the cap of 32 MiB")
-
-// ParseSpec reads a JSON spec strictly: unknown keys, wrong value types,
-// trailing data and values beyond the caps are errors naming the JSON path.
-// A returned error other than an I/O error is a SpecErrors.
-func ParseSpec(r io.Reader) (*Spec, error) {
+// Parse reads a JSON spec strictly and checks it under o. Unknown keys,
+// wrong value types, trailing data, values beyond the caps and forms o
+// does not allow are errors naming the JSON path; every problem of the
+// spec is found in one pass (a wrong type does not hide a value beyond a
+// cap elsewhere). A returned error other than an I/O error is a
+// *SpecErrors.
+func Parse(r io.Reader, o Options) (*Spec, error) {
 	data, err := io.ReadAll(io.LimitReader(r, MaxSpecBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("synth: read spec: %w", err)
 	}
 	if len(data) > MaxSpecBytes {
-		return nil, ErrSpecTooLarge
+		return nil, &SpecErrors{Errors: []*SpecError{{Path: "$", Msg: fmt.Sprintf("the spec is more than %d bytes", MaxSpecBytes), Cap: MaxSpecBytes}}}
 	}
-	// First pass: generic JSON, to check the shape with JSON paths
-	// (encoding/json's own unknown-field error carries no path).
+	// Generic JSON first: decoding it against the spec types by reflection
+	// gives every wrong key or type with its JSON path (encoding/json's own
+	// errors carry none) and keeps going.
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var raw any
 	if err := dec.Decode(&raw); err != nil {
-		return nil, SpecErrors{{Path: "$", Msg: "not valid JSON: " + err.Error()}}
+		return nil, &SpecErrors{Errors: []*SpecError{{Path: "$", Msg: "not valid JSON: " + err.Error()}}}
 	}
-	if dec.More() {
-		return nil, SpecErrors{{Path: "$", Msg: "trailing data after the JSON object"}}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, &SpecErrors{Errors: []*SpecError{{Path: "$", Msg: "trailing data after the JSON object"}}}
 	}
-	sc := &shapeChecker{}
-	sc.check("$", raw, specType, 0)
-	if len(sc.errs) > 0 {
-		return nil, sc.errs
-	}
-	// Second pass: the typed decode; the shape is known to fit.
 	var s Spec
-	dec = json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&s); err != nil {
-		return nil, SpecErrors{{Path: "$", Msg: err.Error()}}
-	}
-	if err := s.Validate(); err != nil {
+	d := &decoder{}
+	d.decode("$", raw, reflect.ValueOf(&s).Elem(), 0)
+	v := newValidator(o)
+	v.spec(&s)
+	if err := mergeErrors(&d.errs, &v.errs); err != nil {
 		return nil, err
 	}
 	return &s, nil
 }
 
-// Validate checks a spec built in code the way ParseSpec checks JSON:
-// required fields, allowed values, merges and every cap.
-func (s *Spec) Validate() error {
-	v := &validator{images: 0}
+// Validate checks a spec built in code as ParseSpec checks JSON (the
+// project's fixtures allowed).
+func (s *Spec) Validate() error { return s.Check(Options{Fixtures: true}) }
+
+// Check checks a spec built in code under o: required fields, allowed
+// values, merges, references and every cap. The error is a *SpecErrors.
+func (s *Spec) Check(o Options) error {
+	v := newValidator(o)
 	v.spec(s)
-	if len(v.errs) > 0 {
-		return v.errs
-	}
-	return nil
+	return mergeErrors(nil, &v.errs)
 }
 
 // FormatOf returns the spec's format as a formats.Format.

@@ -53,8 +53,11 @@ func TestParseSpecErrors(t *testing.T) {
 		{"grid mismatch", docx(`{"table":{"rows":[{"cells":[{"text":"a"},{"text":"b"}]},{"cells":[{"text":"c"}]}]}}`), []string{"$.docx.body[0].table.rows[1]", "grid columns"}},
 		{"vmerge without restart", docx(`{"table":{"rows":[{"cells":[{"text":"a"}]},{"cells":[{"vmerge":"continue"}]}]}}`), []string{"$.docx.body[0].table.rows[1].cells[0].vmerge", "restart"}},
 		{"empty row", docx(`{"table":{"rows":[{"cells":[]}]}}`), []string{"$.docx.body[0].table.rows[0].cells", "w:tr without w:tc"}},
-		{"image path", docx(`{"image":{"src":"/etc/passwd"}}`), []string{"$.docx.body[0].image", "never a path or URL"}},
-		{"image not png", docx(`{"image":{"data":"aGVsbG8="}}`), []string{"$.docx.body[0].image", "not a PNG"}},
+		{"image path", docx(`{"image":{"src":"/etc/passwd"}}`), []string{"$.docx.body[0].image.src", "is a path", "refused"}},
+		{"image url", docx(`{"image":{"src":"https://example.com/a.png"}}`), []string{"$.docx.body[0].image.src", "is a URL"}},
+		{"image data uri", docx(`{"image":{"src":"data:image/png;base64,AAAA"}}`), []string{"$.docx.body[0].image.src", "is a data: URI"}},
+		{"image not png", docx(`{"image":{"data":"aGVsbG8="}}`), []string{"$.docx.body[0].image.data", "neither a PNG nor a JPEG"}},
+		{"artifact without folder", docx(`{"image":{"src":"artifact:logo.png"}}`), []string{"$.docx.body[0].image.src", "no artifacts folder"}},
 		{"page break in cell", docx(`{"table":{"rows":[{"cells":[{"blocks":[{"pageBreak":true}]}]}]}}`), []string{"cells[0].blocks[0].pageBreak", "top level"}},
 		{"field outside docx", `{"format":"pptx","pptx":{"slides":[{"body":[{"runs":[{"field":"PAGE"}]}]}]}}`, []string{"$.pptx.slides[0].body[0].runs[0].field", "docx only"}},
 		{"slides cap", `{"format":"pptx","pptx":{"slides":[` + strings.TrimSuffix(strings.Repeat(`{"title":"t"},`, synth.MaxSlides+1), ",") + `]}}`, []string{"$.pptx.slides", fmt.Sprintf("cap of %d", synth.MaxSlides)}},
@@ -79,7 +82,7 @@ func TestParseSpecErrors(t *testing.T) {
 			if err == nil {
 				t.Fatal("ParseSpec accepted an invalid spec")
 			}
-			var se synth.SpecErrors
+			var se *synth.SpecErrors
 			if !errors.As(err, &se) {
 				t.Fatalf("error %T is not synth.SpecErrors: %v", err, err)
 			}
@@ -94,8 +97,10 @@ func TestParseSpecErrors(t *testing.T) {
 
 func TestParseSpecTooLarge(t *testing.T) {
 	big := strings.NewReader(`{"format":"docx","title":"` + strings.Repeat("a", synth.MaxSpecBytes) + `"}`)
-	if _, err := synth.ParseSpec(big); !errors.Is(err, synth.ErrSpecTooLarge) {
-		t.Fatalf("err = %v, want synth.ErrSpecTooLarge", err)
+	_, err := synth.ParseSpec(big)
+	var se *synth.SpecErrors
+	if !errors.As(err, &se) || len(se.Errors) != 1 || se.Errors[0].Cap != synth.MaxSpecBytes || se.Errors[0].Path != "$" {
+		t.Fatalf("err = %v, want one spec error at $ with the cap %d", err, synth.MaxSpecBytes)
 	}
 }
 

@@ -9,31 +9,49 @@ import (
 	"unicode/utf8"
 )
 
-// validator walks a decoded spec, collecting errors with JSON paths.
+// validator walks a decoded spec, collecting errors with JSON paths. It
+// never stops early: every problem of a spec is reported in one pass.
 type validator struct {
-	errs       SpecErrors
+	errs       errList
+	opts       Options
 	format     string
 	blocks     int
-	images     int // decoded image bytes so far
-	cells      int // xlsx cells so far
+	images     int // image bytes so far
+	cells      int // xlsx cells, or table cells of the other formats, so far
+	chars      int // characters of text so far
+	runs       int // runs so far
+	charts     int // docx and pptx charts so far
 	tableNames map[string]string
+	sheetNames map[string]bool // lower-case sheet names of the workbook
 }
 
-func (v *validator) fail(path, format string, a ...any) {
-	if len(v.errs) < maxSpecErrors {
-		v.errs = append(v.errs, &SpecError{Path: path, Msg: fmt.Sprintf(format, a...)})
-	}
+func newValidator(o Options) *validator { return &validator{opts: o} }
+
+func (v *validator) fail(path, format string, a ...any) { v.errs.add(path, 0, format, a...) }
+
+// capFail reports a value beyond cap.
+func (v *validator) capFail(path string, cap int, format string, a ...any) {
+	v.errs.add(path, cap, format, a...)
 }
 
-func (v *validator) full() bool { return len(v.errs) >= maxSpecErrors }
-
-// count checks a collection size against its cap.
+// count checks a collection size against its cap. The collection is
+// still checked item by item: every problem is reported in one pass.
 func (v *validator) count(path string, n, max int, what string) bool {
 	if n > max {
-		v.fail(path, "%d %s exceed the cap of %d", n, what, max)
+		v.capFail(path, max, "%d %s exceed the cap of %d", n, what, max)
 		return false
 	}
 	return true
+}
+
+// total adds n to a document-wide total and reports, once, the value that
+// takes it past cap.
+func (v *validator) total(path string, sum *int, n, cap int, what string) {
+	before := *sum
+	*sum += n
+	if before <= cap && *sum > cap {
+		v.capFail(path, cap, "more than %d %s in the document exceed the cap", cap, what)
+	}
 }
 
 var hexColor = regexp.MustCompile(`^[0-9A-Fa-f]{6}$`)
@@ -43,10 +61,12 @@ var hexColor = regexp.MustCompile(`^[0-9A-Fa-f]{6}$`)
 // injectors do that on purpose). Tab and newline are allowed: they become
 // w:tab/w:br (docx), a:br (pptx) or separate paragraphs.
 func (v *validator) text(path, s string) {
-	if n := utf8.RuneCountInString(s); n > MaxTextLen {
-		v.fail(path, "%d characters exceed the cap of %d", n, MaxTextLen)
+	n := utf8.RuneCountInString(s)
+	if n > MaxTextLen {
+		v.capFail(path, MaxTextLen, "%d characters exceed the cap of %d", n, MaxTextLen)
 		return
 	}
+	v.total(path, &v.chars, n, MaxTotalText, "characters of text")
 	for i, r := range s {
 		if r == '\t' || r == '\n' {
 			continue
@@ -78,9 +98,10 @@ func (v *validator) oneOf(path, s string, allowed ...string) {
 
 func (v *validator) spec(s *Spec) {
 	v.format = s.Format
-	v.text("$.title", s.Title)
-	if utf8.RuneCountInString(s.Title) > 1000 {
-		v.fail("$.title", "title longer than the cap of 1000 characters")
+	if n := utf8.RuneCountInString(s.Title); n > MaxTitleLen {
+		v.capFail("$.title", MaxTitleLen, "a title of %d characters exceeds the cap of %d", n, MaxTitleLen)
+	} else {
+		v.text("$.title", s.Title)
 	}
 	bodies := map[string]bool{"docx": s.Docx != nil, "pptx": s.Pptx != nil, "xlsx": s.Xlsx != nil, "hwpx": s.Hwpx != nil}
 	switch s.Format {
@@ -137,22 +158,14 @@ func (v *validator) docx(d *DocxSpec) {
 }
 
 func (v *validator) blockList(path string, bs []Block, ctx blockCtx) {
-	if !v.count(path, len(bs), MaxBlocks, "blocks") {
-		return
-	}
+	v.count(path, len(bs), MaxBlocks, "blocks")
 	for i := range bs {
-		if v.full() {
-			return
-		}
 		v.block(fmt.Sprintf("%s[%d]", path, i), &bs[i], ctx)
 	}
 }
 
 func (v *validator) block(path string, b *Block, ctx blockCtx) {
-	v.blocks++
-	if v.blocks == MaxTotalBlocks+1 {
-		v.fail(path, "more than %d blocks in the document exceed the cap", MaxTotalBlocks)
-	}
+	v.total(path, &v.blocks, 1, MaxTotalBlocks, "blocks")
 	set := []string{}
 	if b.Heading != nil {
 		set = append(set, "heading")
@@ -169,14 +182,17 @@ func (v *validator) block(path string, b *Block, ctx blockCtx) {
 	if b.Image != nil {
 		set = append(set, "image")
 	}
+	if b.Chart != nil {
+		set = append(set, "chart")
+	}
 	if b.PageBreak {
 		set = append(set, "pageBreak")
 	}
 	if len(set) != 1 {
 		if len(set) == 0 {
-			v.fail(path, "empty block: set one of heading, paragraph, table, list, image, pageBreak")
+			v.fail(path, "empty block: set one of heading, paragraph, table, list, image, chart, pageBreak")
 		} else {
-			v.fail(path, "a block holds exactly one of heading, paragraph, table, list, image, pageBreak; found %s", strings.Join(set, ", "))
+			v.fail(path, "a block holds exactly one of heading, paragraph, table, list, image, chart, pageBreak; found %s", strings.Join(set, ", "))
 		}
 		return
 	}
@@ -190,7 +206,7 @@ func (v *validator) block(path string, b *Block, ctx blockCtx) {
 		v.paragraph(path+".paragraph", b.Paragraph, ctx, false)
 	case b.Table != nil:
 		if ctx.depth >= MaxNesting {
-			v.fail(path+".table", "tables nested %d deep exceed the cap of %d", ctx.depth+1, MaxNesting)
+			v.capFail(path+".table", MaxNesting, "tables nested %d deep exceed the cap of %d", ctx.depth+1, MaxNesting)
 			return
 		}
 		v.table(path+".table", b.Table, ctx)
@@ -206,6 +222,12 @@ func (v *validator) block(path string, b *Block, ctx blockCtx) {
 			return
 		}
 		v.image(path+".image", b.Image, false)
+	case b.Chart != nil:
+		if ctx.hwpx {
+			v.fail(path+".chart", "charts are not supported in hwpx specs")
+			return
+		}
+		v.chartSpec(path+".chart", b.Chart)
 	case b.PageBreak:
 		if !ctx.body {
 			v.fail(path+".pageBreak", "a page break is allowed only at the top level of the body")
@@ -231,9 +253,8 @@ func (v *validator) textOrRuns(path, text string, runs []Run, ctx blockCtx) {
 		return
 	}
 	v.text(path+".text", text)
-	if !v.count(path+".runs", len(runs), MaxRuns, "runs") {
-		return
-	}
+	v.count(path+".runs", len(runs), MaxRuns, "runs")
+	v.total(path+".runs", &v.runs, len(runs), MaxTotalRuns, "runs")
 	for i := range runs {
 		r := &runs[i]
 		rp := fmt.Sprintf("%s.runs[%d]", path, i)
@@ -259,9 +280,7 @@ func (v *validator) list(path string, l *List, ctx blockCtx) {
 	if len(l.Items) == 0 {
 		v.fail(path+".items", "missing: at least one item")
 	}
-	if !v.count(path+".items", len(l.Items), MaxListItems, "items") {
-		return
-	}
+	v.count(path+".items", len(l.Items), MaxListItems, "items")
 	for i := range l.Items {
 		it := &l.Items[i]
 		ip := fmt.Sprintf("%s.items[%d]", path, i)
@@ -280,13 +299,12 @@ func (v *validator) table(path string, t *Table, ctx blockCtx) {
 		v.fail(path+".rows", "missing: at least one row")
 		return
 	}
-	if !v.count(path+".rows", len(t.Rows), MaxRows, "rows") {
-		return
-	}
+	v.count(path+".rows", len(t.Rows), MaxRows, "rows")
 	if t.HeaderRows < 0 || t.HeaderRows > len(t.Rows) {
 		v.fail(path+".headerRows", "%d is outside 0–%d (the number of rows)", t.HeaderRows, len(t.Rows))
 	}
 	grid := -1
+	tooWide := false // a row has more cells than the cap: said there
 	type vcell struct {
 		span   int
 		vmerge string
@@ -300,19 +318,20 @@ func (v *validator) table(path string, t *Table, ctx blockCtx) {
 			continue
 		}
 		if !v.count(rp+".cells", len(row.Cells), MaxCells, "cells") {
-			continue
+			tooWide = true
 		}
 		cur := map[int]vcell{}
 		col := 0
 		for ci := range row.Cells {
 			c := &row.Cells[ci]
 			cp := fmt.Sprintf("%s.cells[%d]", rp, ci)
+			v.total(cp, &v.cells, 1, MaxTotalCells, "table cells")
 			span := c.Span
 			if span == 0 {
 				span = 1
 			}
 			if span < 0 || span > MaxCells {
-				v.fail(cp+".span", "%d is outside 1–%d", c.Span, MaxCells)
+				v.capFail(cp+".span", MaxCells, "%d is outside 1–%d", c.Span, MaxCells)
 				span = 1
 			}
 			v.oneOf(cp+".vmerge", c.VMerge, "restart", "continue")
@@ -350,8 +369,8 @@ func (v *validator) table(path string, t *Table, ctx blockCtx) {
 		}
 		above = cur
 	}
-	if grid > MaxCells {
-		v.fail(path, "%d grid columns exceed the cap of %d", grid, MaxCells)
+	if grid > MaxCells && !tooWide {
+		v.capFail(path, MaxCells, "%d grid columns exceed the cap of %d", grid, MaxCells)
 	}
 	if len(t.Widths) > 0 && grid > 0 && len(t.Widths) != grid {
 		v.fail(path+".widths", "%d widths for %d grid columns", len(t.Widths), grid)
@@ -363,18 +382,14 @@ func (v *validator) table(path string, t *Table, ctx blockCtx) {
 	}
 }
 
-// image checks the source, decodes the PNG and checks sizes.
+// image checks the source, reads the image and checks sizes.
 func (v *validator) image(path string, im *Image, xlsx bool) {
-	if (im.Src == "") == (im.Data == "") {
-		v.fail(path, "give exactly one of src (\"builtin:NAME\") and data (base64 PNG)")
-		return
-	}
 	for _, d := range []struct {
 		name string
 		val  float64
 	}{{"width", im.Width}, {"height", im.Height}} {
 		if d.val < 0 || d.val > MaxImagePoints || math.IsNaN(d.val) {
-			v.fail(path+"."+d.name, "%g pt is outside 0–%d", d.val, MaxImagePoints)
+			v.capFail(path+"."+d.name, MaxImagePoints, "%g pt is outside 0–%d", d.val, MaxImagePoints)
 		}
 	}
 	v.oneOf(path+".align", im.Align, "left", "center", "right")
@@ -386,22 +401,135 @@ func (v *validator) image(path string, im *Image, xlsx bool) {
 	} else if im.Cell != "" {
 		v.fail(path+".cell", "cell anchors apply to xlsx images only")
 	}
-	if im.Src != "" {
+	switch {
+	case im.Src != "" && im.Data != "":
+		v.fail(path, "give src or data, not both")
+		return
+	case im.Src == "" && im.Data == "":
+		v.fail(path+".src", "missing: an image handle \"artifact:ID\" (a file in the artifacts folder)")
+		return
+	case im.Data != "":
+		if !v.opts.Fixtures {
+			v.fail(path+".data", "inline image data is not accepted: put the image in the artifacts folder and give src \"artifact:ID\"")
+			return
+		}
+		pic, err := loadData(im.Data)
+		if err != nil {
+			v.fail(path+".data", "%v", err)
+			return
+		}
+		v.imageBytes(path, pic)
+		return
+	}
+	switch kind, rest, _ := strings.Cut(im.Src, ":"); {
+	case kind == "artifact" && strings.Contains(im.Src, ":"):
+		if v.opts.Artifacts == nil {
+			v.fail(path+".src", "%q: no artifacts folder was given (--artifacts DIR), so no artifact handle resolves", im.Src)
+			return
+		}
+		pic, err := v.opts.Artifacts.load(rest)
+		if err != nil {
+			v.fail(path+".src", "%v; %s", err, v.opts.Artifacts.offer())
+			return
+		}
+		v.imageBytes(path, pic)
+	case kind == "builtin" && v.opts.Fixtures:
 		// Builtin images are the project's own; painting them here would
 		// only cost time.
 		if err := checkBuiltin(im.Src); err != nil {
-			v.fail(path, "%v", err)
+			v.fail(path+".src", "%v", err)
 		}
-		return
+	case kind == "builtin":
+		v.fail(path+".src", "%q: builtin images are test fixtures, not accepted here; give src \"artifact:ID\" (a file in the artifacts folder)", im.Src)
+	default:
+		offer := "no artifacts folder was given"
+		if v.opts.Artifacts != nil {
+			offer = v.opts.Artifacts.offer()
+		}
+		v.fail(path+".src", "%q is %s: images are given as \"artifact:ID\", the name of a file in the artifacts folder (--artifacts DIR); paths, URLs and data: URIs are refused; %s", clip(im.Src, 80), srcKind(im.Src), offer)
 	}
-	pic, err := loadImage(im)
-	if err != nil {
-		v.fail(path, "%v", err)
-		return
+}
+
+// srcKind names what a refused image src looks like.
+func srcKind(src string) string {
+	low := strings.ToLower(src)
+	switch {
+	case strings.HasPrefix(low, "data:"):
+		return "a data: URI"
+	case strings.Contains(low, "://") || strings.HasPrefix(low, "//") || strings.HasPrefix(low, "www."):
+		return "a URL"
+	case strings.ContainsAny(src, `/\`) || strings.Contains(src, "."):
+		return "a path"
 	}
+	return "not an image handle"
+}
+
+// clip shortens s to n bytes for a message.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+// imageBytes adds an image to the document's total.
+func (v *validator) imageBytes(path string, pic picture) {
+	before := v.images
 	v.images += len(pic.data)
-	if v.images > MaxTotalImage && v.images-len(pic.data) <= MaxTotalImage {
-		v.fail(path, "images total more than the cap of %d bytes", MaxTotalImage)
+	if before <= MaxTotalImage && v.images > MaxTotalImage {
+		v.capFail(path, MaxTotalImage, "images total more than the cap of %d bytes", MaxTotalImage)
+	}
+}
+
+// chartSpec checks a docx or pptx chart: type, sizes, categories and one
+// value per category in every series.
+func (v *validator) chartSpec(path string, c *Chart) {
+	v.total(path, &v.charts, 1, MaxCharts, "charts")
+	if c.Type == "" {
+		v.fail(path+".type", "missing: one of col, bar, line, pie")
+	}
+	v.oneOf(path+".type", c.Type, "col", "bar", "line", "pie")
+	v.text(path+".title", c.Title)
+	for _, d := range []struct {
+		name string
+		val  float64
+	}{{"width", c.Width}, {"height", c.Height}} {
+		if d.val != 0 && (d.val < 36 || d.val > MaxImagePoints || math.IsNaN(d.val)) {
+			v.capFail(path+"."+d.name, MaxImagePoints, "%g pt is outside 36–%d", d.val, MaxImagePoints)
+		}
+	}
+	if len(c.Categories) == 0 {
+		v.fail(path+".categories", "missing: at least one category")
+	}
+	v.count(path+".categories", len(c.Categories), MaxChartPoints, "categories")
+	for i, cat := range c.Categories {
+		v.text(fmt.Sprintf("%s.categories[%d]", path, i), cat)
+	}
+	if len(c.Series) == 0 {
+		v.fail(path+".series", "missing: at least one series")
+	}
+	v.count(path+".series", len(c.Series), MaxChartSeries, "series")
+	if c.Type == "pie" && len(c.Series) > 1 {
+		v.fail(path+".series", "a pie chart draws one series; %d given", len(c.Series))
+	}
+	for i := range c.Series {
+		se := &c.Series[i]
+		sp := fmt.Sprintf("%s.series[%d]", path, i)
+		if strings.TrimSpace(se.Name) == "" {
+			v.fail(sp+".name", "missing: the series name (shown in the legend)")
+		}
+		v.text(sp+".name", se.Name)
+		if len(se.Values) != len(c.Categories) {
+			v.fail(sp+".values", "%d values for %d categories: give one value per category", len(se.Values), len(c.Categories))
+		}
+		for j, x := range se.Values {
+			if math.IsNaN(x) || math.IsInf(x, 0) || math.Abs(x) > 1e300 {
+				v.fail(fmt.Sprintf("%s.values[%d]", sp, j), "%g is not a finite number", x)
+			}
+		}
 	}
 }
 
@@ -410,9 +538,7 @@ func (v *validator) pptx(p *PptxSpec) {
 	if len(p.Slides) == 0 {
 		v.fail("$.pptx.slides", "missing: at least one slide")
 	}
-	if !v.count("$.pptx.slides", len(p.Slides), MaxSlides, "slides") {
-		return
-	}
+	v.count("$.pptx.slides", len(p.Slides), MaxSlides, "slides")
 	ctx := blockCtx{noFields: true, noNesting: true}
 	for i := range p.Slides {
 		s := &p.Slides[i]
@@ -425,8 +551,8 @@ func (v *validator) pptx(p *PptxSpec) {
 			}
 		}
 		if s.Table != nil {
-			if len(s.Table.Rows) > 100 {
-				v.fail(sp+".table.rows", "%d rows exceed the cap of 100 on a slide", len(s.Table.Rows))
+			if len(s.Table.Rows) > MaxSlideRows {
+				v.capFail(sp+".table.rows", MaxSlideRows, "%d rows exceed the cap of %d on a slide", len(s.Table.Rows), MaxSlideRows)
 			} else {
 				v.table(sp+".table", s.Table, ctx)
 			}
@@ -434,8 +560,11 @@ func (v *validator) pptx(p *PptxSpec) {
 		if s.Image != nil {
 			v.image(sp+".image", s.Image, false)
 		}
-		if v.full() {
-			return
+		if s.Chart != nil {
+			if s.Image != nil {
+				v.fail(sp+".chart", "a slide holds an image or a chart, not both")
+			}
+			v.chartSpec(sp+".chart", s.Chart)
 		}
 	}
 }
@@ -444,9 +573,7 @@ func (v *validator) hwpx(h *HwpxSpec) {
 	if len(h.Sections) == 0 {
 		v.fail("$.hwpx.sections", "missing: at least one section")
 	}
-	if !v.count("$.hwpx.sections", len(h.Sections), MaxSections, "sections") {
-		return
-	}
+	v.count("$.hwpx.sections", len(h.Sections), MaxSections, "sections")
 	for i := range h.Sections {
 		sp := fmt.Sprintf("$.hwpx.sections[%d].blocks", i)
 		if len(h.Sections[i].Blocks) == 0 {
@@ -486,10 +613,12 @@ func (v *validator) xlsx(x *XlsxSpec) {
 	if len(x.Sheets) == 0 {
 		v.fail("$.xlsx.sheets", "missing: at least one sheet")
 	}
-	if !v.count("$.xlsx.sheets", len(x.Sheets), MaxSheets, "sheets") {
-		return
-	}
+	v.count("$.xlsx.sheets", len(x.Sheets), MaxSheets, "sheets")
 	v.tableNames = map[string]string{}
+	v.sheetNames = map[string]bool{}
+	for i := range x.Sheets {
+		v.sheetNames[strings.ToLower(x.Sheets[i].Name)] = true
+	}
 	names := map[string]int{}
 	for i := range x.Sheets {
 		sp := fmt.Sprintf("$.xlsx.sheets[%d]", i)
@@ -503,20 +632,13 @@ func (v *validator) xlsx(x *XlsxSpec) {
 		}
 		names[key] = i
 		v.sheet(sp, s)
-		if v.full() {
-			return
-		}
 	}
 }
 
 func (v *validator) sheet(sp string, s *Sheet) {
-	if !v.count(sp+".rows", len(s.Rows), MaxSheetRows, "rows") {
-		return
-	}
+	v.count(sp+".rows", len(s.Rows), MaxSheetRows, "rows")
 	v.sheetCells(sp, s)
-	if !v.count(sp+".colWidths", len(s.ColWidths), MaxSheetCols, "widths") {
-		return
-	}
+	v.count(sp+".colWidths", len(s.ColWidths), MaxSheetCols, "widths")
 	for i, w := range s.ColWidths {
 		if w < 0 || w > 255 {
 			v.fail(fmt.Sprintf("%s.colWidths[%d]", sp, i), "%g is outside 0–255 characters", w)
@@ -526,9 +648,7 @@ func (v *validator) sheet(sp string, s *Sheet) {
 		name string
 		n    int
 	}{{"merges", len(s.Merges)}, {"tables", len(s.Tables)}, {"charts", len(s.Charts)}, {"validations", len(s.Validations)}, {"images", len(s.Images)}} {
-		if !v.count(sp+"."+n.name, n.n, MaxSheetItems, n.name) {
-			return
-		}
+		v.count(sp+"."+n.name, n.n, MaxSheetItems, n.name)
 	}
 	merges := v.merges(sp, s.Merges)
 	v.tables(sp, s, merges)
@@ -547,18 +667,13 @@ func (v *validator) sheet(sp string, s *Sheet) {
 func (v *validator) sheetCells(sp string, s *Sheet) {
 	for ri, row := range s.Rows {
 		rp := fmt.Sprintf("%s.rows[%d]", sp, ri)
-		if !v.count(rp, len(row), MaxSheetCols, "cells") {
-			continue
-		}
+		v.count(rp, len(row), MaxSheetCols, "cells")
 		for ci := range row {
 			c := &row[ci]
 			if c.Kind == "" {
 				continue
 			}
-			v.cells++
-			if v.cells == MaxSheetCells+1 {
-				v.fail(fmt.Sprintf("%s[%d]", rp, ci), "more than %d cells in the workbook exceed the cap", MaxSheetCells)
-			}
+			v.total(fmt.Sprintf("%s[%d]", rp, ci), &v.cells, 1, MaxSheetCells, "cells")
 			v.xcell(fmt.Sprintf("%s[%d]", rp, ci), c, cellRef{ci + 1, ri + 1}, s)
 		}
 	}
@@ -658,27 +773,72 @@ func (v *validator) chart(cp string, c *XChart) {
 		v.fail(cp+".cell", "%v", err)
 	}
 	if c.Width != 0 && (c.Width < 50 || c.Width > 4000) {
-		v.fail(cp+".width", "%d px is outside 50–4000", c.Width)
+		v.capFail(cp+".width", 4000, "%d px is outside 50–4000", c.Width)
 	}
 	if c.Height != 0 && (c.Height < 50 || c.Height > 4000) {
-		v.fail(cp+".height", "%d px is outside 50–4000", c.Height)
+		v.capFail(cp+".height", 4000, "%d px is outside 50–4000", c.Height)
 	}
 	if len(c.Series) == 0 {
 		v.fail(cp+".series", "missing: at least one series")
 	}
-	if !v.count(cp+".series", len(c.Series), MaxChartSeries, "series") {
-		return
-	}
+	v.count(cp+".series", len(c.Series), MaxChartSeries, "series")
 	for j, se := range c.Series {
 		sep := fmt.Sprintf("%s.series[%d]", cp, j)
 		if se.Values == "" {
 			v.fail(sep+".values", "missing: a reference such as Sheet1!$B$2:$B$5")
 		}
-		for _, f := range []string{se.Name, se.Categories, se.Values} {
-			if len(f) > 255 {
-				v.fail(sep, "a reference longer than 255 characters")
-			}
+		v.chartRef(sep+".values", se.Values, false)
+		v.chartRef(sep+".categories", se.Categories, false)
+		v.chartRef(sep+".name", se.Name, true)
+	}
+}
+
+// chartRef checks a chart series reference: Sheet!A1:B2 (the sheet name
+// quoted as 'My sheet' when it needs it) on a sheet of the workbook, one
+// row or one column (a single cell for a series name). A reference to a
+// sheet that does not exist makes Excel drop the series and LibreOffice
+// draw nothing (the chart's c:f formula cannot be resolved).
+func (v *validator) chartRef(path, ref string, cell bool) {
+	if ref == "" {
+		return
+	}
+	if len(ref) > 255 {
+		v.capFail(path, 255, "a reference of %d characters exceeds the cap of 255", len(ref))
+		return
+	}
+	want := "a reference such as Sheet1!$B$2:$B$5"
+	if cell {
+		want = "a reference to the one cell holding the name, such as Sheet1!$B$1"
+	}
+	i := strings.LastIndexByte(ref, '!')
+	if i <= 0 {
+		v.fail(path, "%q is not %s", ref, want)
+		return
+	}
+	sheet, rng := ref[:i], ref[i+1:]
+	if strings.HasPrefix(sheet, "'") {
+		if len(sheet) < 2 || !strings.HasSuffix(sheet, "'") {
+			v.fail(path, "%q: unbalanced quotes around the sheet name", ref)
+			return
 		}
+		sheet = strings.ReplaceAll(sheet[1:len(sheet)-1], "''", "'")
+	} else if strings.ContainsAny(sheet, " '-+(),;&") {
+		v.fail(path, "%q: quote a sheet name with spaces or punctuation: '%s'!%s", ref, strings.ReplaceAll(sheet, "'", "''"), rng)
+		return
+	}
+	if v.sheetNames != nil && !v.sheetNames[strings.ToLower(sheet)] {
+		v.fail(path, "%q names sheet %q, which the workbook does not have", ref, sheet)
+	}
+	r, err := parseRange(rng, true)
+	if err != nil {
+		v.fail(path, "%q: %v", ref, err)
+		return
+	}
+	switch {
+	case cell && r.a != r.b:
+		v.fail(path, "%q: a series name is one cell", ref)
+	case r.a.row != r.b.row && r.a.col != r.b.col:
+		v.fail(path, "%q spans several rows and columns; a series is one row or one column", ref)
 	}
 }
 
@@ -698,7 +858,7 @@ func (v *validator) validation(dp string, d *XValidation) {
 		total += utf8.RuneCountInString(it) + 1
 	}
 	if total-1 > MaxValidationList {
-		v.fail(dp+".list", "the list is %d characters long; Excel's cap is %d (longer lists are repaired away)", total-1, MaxValidationList)
+		v.capFail(dp+".list", MaxValidationList, "the list is %d characters long; Excel's cap is %d (longer lists are repaired away)", total-1, MaxValidationList)
 	}
 }
 
@@ -710,11 +870,15 @@ func (v *validator) xcell(path string, c *XCell, at cellRef, s *Sheet) {
 	case "text":
 		v.text(path, c.Text)
 	case "formula", "rawFormula":
+		if c.Kind == "rawFormula" && !v.opts.Fixtures {
+			v.fail(path+".rawFormula", "formulas written verbatim are test fixtures, not accepted here; give \"formula\" (as typed in Excel, the writer adds the prefixes the file format needs)")
+			return
+		}
 		if strings.TrimSpace(c.Formula) == "" {
 			v.fail(path, "empty formula")
 		}
-		if n := utf8.RuneCountInString(c.Formula); n > 8192 {
-			v.fail(path, "a formula of %d characters exceeds Excel's cap of 8192", n)
+		if n := utf8.RuneCountInString(c.Formula); n > MaxFormulaLen {
+			v.capFail(path, MaxFormulaLen, "a formula of %d characters exceeds Excel's cap of %d", n, MaxFormulaLen)
 		}
 		v.text(path, c.Formula)
 		if c.Kind == "formula" {
@@ -722,9 +886,13 @@ func (v *validator) xcell(path string, c *XCell, at cellRef, s *Sheet) {
 				v.fail(path, "%v", err)
 			}
 		}
-	case "number", "bool":
+	case "number":
+		if math.IsNaN(c.Number) || math.IsInf(c.Number, 0) {
+			v.fail(path, "%g is not a finite number", c.Number)
+		}
+	case "bool":
 	default:
-		v.fail(path, "a cell needs a value")
+		v.fail(path, "a cell object needs one of text, number, bool, formula")
 	}
 	if len(c.NumFmt) > 255 {
 		v.fail(path+".numFmt", "longer than 255 characters")

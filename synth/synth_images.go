@@ -6,16 +6,27 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"image/jpeg"
 	"image/png"
 	"math"
 	"sort"
 	"strings"
 )
 
-// picture is a resolved image: PNG bytes and pixel size.
+// picture is a resolved image: its bytes, pixel size and file extension
+// ("png" or "jpeg").
 type picture struct {
 	data []byte
 	w, h int
+	ext  string
+}
+
+// contentType is the MIME type of the picture's part.
+func (p picture) contentType() string {
+	if p.ext == "jpeg" {
+		return ctJPEG
+	}
+	return ctPNG
 }
 
 // size returns the displayed size in EMU (914400 per inch, 12700 per
@@ -57,21 +68,34 @@ func BuiltinImages() []string {
 	return names
 }
 
-// imageCache holds the builtin images painted during one synthesis, so
-// that a picture used on every page is encoded once.
-type imageCache map[string]picture
+// imageCache resolves the images of one synthesis: builtin images are
+// painted once, artifact handles read through Artifacts (which keeps them).
+type imageCache struct {
+	painted map[string]picture
+	art     *Artifacts
+}
 
-// load resolves an Image, painting each builtin image once.
+func newImageCache(art *Artifacts) imageCache {
+	return imageCache{painted: map[string]picture{}, art: art}
+}
+
+// load resolves an Image (validated before: its form is allowed).
 func (c imageCache) load(im *Image) (picture, error) {
-	if im.Src == "" {
-		return loadImage(im)
+	switch {
+	case im.Data != "":
+		return loadData(im.Data)
+	case strings.HasPrefix(im.Src, "artifact:"):
+		if c.art == nil {
+			return picture{}, fmt.Errorf("%s: no artifacts folder", im.Src)
+		}
+		return c.art.load(strings.TrimPrefix(im.Src, "artifact:"))
 	}
-	if p, ok := c[im.Src]; ok {
+	if p, ok := c.painted[im.Src]; ok {
 		return p, nil
 	}
-	p, err := loadImage(im)
+	p, err := paintBuiltin(im.Src)
 	if err == nil {
-		c[im.Src] = p
+		c.painted[im.Src] = p
 	}
 	return p, err
 }
@@ -80,49 +104,62 @@ func (c imageCache) load(im *Image) (picture, error) {
 func checkBuiltin(src string) error {
 	name, ok := strings.CutPrefix(src, "builtin:")
 	if !ok || builtinPainters()[name] == nil {
-		return fmt.Errorf("src %q: only builtin images are allowed (%s), never a path or URL", src, "builtin:"+strings.Join(BuiltinImages(), ", builtin:"))
+		return fmt.Errorf("src %q names no builtin image (%s)", src, "builtin:"+strings.Join(BuiltinImages(), ", builtin:"))
 	}
 	return nil
 }
 
-// loadImage resolves an Image to PNG bytes and checks them.
-func loadImage(im *Image) (picture, error) {
-	var data []byte
-	if im.Src != "" {
-		if err := checkBuiltin(im.Src); err != nil {
-			return picture{}, err
-		}
-		name := strings.TrimPrefix(im.Src, "builtin:")
-		paint := builtinPainters()[name]
-		var b bytes.Buffer
-		if err := png.Encode(&b, paint()); err != nil {
-			return picture{}, fmt.Errorf("builtin image %s: %w", name, err)
-		}
-		data = b.Bytes()
-	} else {
-		if len(im.Data) > base64.StdEncoding.EncodedLen(MaxImageBytes) {
-			return picture{}, fmt.Errorf("image data exceeds the cap of %d bytes", MaxImageBytes)
-		}
-		var err error
-		data, err = base64.StdEncoding.DecodeString(im.Data)
-		if err != nil {
-			return picture{}, fmt.Errorf("image data is not base64: %v", err)
-		}
+// paintBuiltin paints a builtin image as PNG.
+func paintBuiltin(src string) (picture, error) {
+	if err := checkBuiltin(src); err != nil {
+		return picture{}, err
 	}
-	if len(data) > MaxImageBytes {
-		return picture{}, fmt.Errorf("image of %d bytes exceeds the cap of %d", len(data), MaxImageBytes)
+	name := strings.TrimPrefix(src, "builtin:")
+	var b bytes.Buffer
+	if err := png.Encode(&b, builtinPainters()[name]()); err != nil {
+		return picture{}, fmt.Errorf("builtin image %s: %w", name, err)
 	}
-	if !bytes.HasPrefix(data, []byte("\x89PNG\r\n\x1a\n")) {
-		return picture{}, fmt.Errorf("image data is not a PNG")
+	return checkPicture(b.Bytes())
+}
+
+// loadData decodes inline base64 image data.
+func loadData(s string) (picture, error) {
+	if len(s) > base64.StdEncoding.EncodedLen(MaxImageBytes) {
+		return picture{}, fmt.Errorf("image data exceeds the cap of %d bytes", MaxImageBytes)
 	}
-	cfg, err := png.DecodeConfig(bytes.NewReader(data))
+	data, err := base64.StdEncoding.DecodeString(s)
 	if err != nil {
-		return picture{}, fmt.Errorf("image data is not a readable PNG: %v", err)
+		return picture{}, fmt.Errorf("image data is not base64: %v", err)
+	}
+	return checkPicture(data)
+}
+
+// checkPicture checks image bytes: PNG or JPEG (by their signatures, not a
+// name), readable, within the size caps.
+func checkPicture(data []byte) (picture, error) {
+	if len(data) > MaxImageBytes {
+		return picture{}, fmt.Errorf("an image of %d bytes exceeds the cap of %d", len(data), MaxImageBytes)
+	}
+	var cfg image.Config
+	var err error
+	ext := ""
+	switch {
+	case bytes.HasPrefix(data, []byte("\x89PNG\r\n\x1a\n")):
+		ext = "png"
+		cfg, err = png.DecodeConfig(bytes.NewReader(data))
+	case bytes.HasPrefix(data, []byte{0xFF, 0xD8, 0xFF}):
+		ext = "jpeg"
+		cfg, err = jpeg.DecodeConfig(bytes.NewReader(data))
+	default:
+		return picture{}, fmt.Errorf("the image is neither a PNG nor a JPEG")
+	}
+	if err != nil {
+		return picture{}, fmt.Errorf("the image is not a readable %s: %v", strings.ToUpper(ext), err)
 	}
 	if cfg.Width < 1 || cfg.Height < 1 || cfg.Width > MaxImagePixels || cfg.Height > MaxImagePixels {
-		return picture{}, fmt.Errorf("PNG of %d×%d pixels is outside 1–%d per side", cfg.Width, cfg.Height, MaxImagePixels)
+		return picture{}, fmt.Errorf("an image of %d×%d pixels is outside 1–%d per side", cfg.Width, cfg.Height, MaxImagePixels)
 	}
-	return picture{data: data, w: cfg.Width, h: cfg.Height}, nil
+	return picture{data: data, w: cfg.Width, h: cfg.Height, ext: ext}, nil
 }
 
 func fill(img *image.NRGBA, c color.NRGBA) {

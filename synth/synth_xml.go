@@ -168,6 +168,7 @@ const (
 	ctRels     = "application/vnd.openxmlformats-package.relationships+xml"
 	ctXML      = "application/xml"
 	ctPNG      = "image/png"
+	ctJPEG     = "image/jpeg"
 	ctCore     = "application/vnd.openxmlformats-package.core-properties+xml"
 	ctExtended = "application/vnd.openxmlformats-officedocument.extended-properties+xml"
 	ctTheme    = "application/vnd.openxmlformats-officedocument.theme+xml"

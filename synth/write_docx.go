@@ -1,7 +1,6 @@
 package synth
 
 import (
-	"crypto/sha256"
 	"fmt"
 	"math"
 	"strconv"
@@ -34,11 +33,10 @@ const (
 type docxWriter struct {
 	d       *DocxSpec
 	docPrID int
-	media   map[[32]byte]string // PNG hash → part name, to share identical images
-	parts   []zipPart           // media parts in order of first use
-	numbers []docxNum           // w:num instances
-	bullets int                 // numId of the shared bullet list, 0 until used
-	err     error               // the first image that failed to load
+	media   *pkgMedia // pictures and charts, each picture once
+	numbers []docxNum // w:num instances
+	bullets int       // numId of the shared bullet list, 0 until used
+	err     error     // the first image or chart that failed
 	images  imageCache
 }
 
@@ -48,12 +46,13 @@ type docxNum struct{ id, abstract int }
 // relationships its images add.
 type docxPart struct {
 	rels   *rels
-	pstyle string // style of plain paragraphs (Header, Footer)
+	pstyle string      // style of plain paragraphs (Header, Footer)
+	origin *bodyOrigin // the container's children and their spec paths
 }
 
-func writeDocx(s *Spec) ([]byte, error) {
+func writeDocx(s *Spec, e *env) ([]byte, error) {
 	d := s.Docx
-	w := &docxWriter{d: d, media: map[[32]byte]string{}, images: imageCache{}}
+	w := &docxWriter{d: d, media: newPkgMedia("word"), images: e.images}
 	pageW, pageH, margin := docxPage(d.Page)
 	textW := pageW - 2*margin
 
@@ -67,18 +66,18 @@ func writeDocx(s *Spec) ([]byte, error) {
 	var headerID, footerID string
 	if len(d.Header) > 0 {
 		headerRels = &rels{}
-		headerXML = w.hdrFtr("hdr", d.Header, &docxPart{rels: headerRels, pstyle: "Header"}, textW)
+		headerXML = w.hdrFtr("hdr", "$.docx.header", d.Header, &docxPart{rels: headerRels, pstyle: "Header", origin: e.origins.body("word/header1.xml", "$.docx.header", 1)}, textW)
 		headerID = docRels.add(relHeader, "header1.xml")
 	}
 	if len(d.Footer) > 0 {
 		footerRels = &rels{}
-		footerXML = w.hdrFtr("ftr", d.Footer, &docxPart{rels: footerRels, pstyle: "Footer"}, textW)
+		footerXML = w.hdrFtr("ftr", "$.docx.footer", d.Footer, &docxPart{rels: footerRels, pstyle: "Footer", origin: e.origins.body("word/footer1.xml", "$.docx.footer", 1)}, textW)
 		footerID = docRels.add(relFooter, "footer1.xml")
 	}
 
 	var body xb
 	body.s(xmlHeader, `<w:document xmlns:w="`, nsW, `" xmlns:r="`, nsR, `" xmlns:wp="`, nsWP, `" xmlns:a="`, nsA, `" xmlns:pic="`, nsPic, `"><w:body>`)
-	w.blocks(&body, &docxPart{rels: docRels}, d.Body, textW)
+	w.blocks(&body, &docxPart{rels: docRels, origin: e.origins.body("word/document.xml", "$.docx.body", 2)}, d.Body, textW, "$.docx.body")
 	sectPr(&body, headerID, footerID, pageW, pageH, margin)
 	body.s(`</w:body></w:document>`)
 
@@ -92,9 +91,7 @@ func writeDocx(s *Spec) ([]byte, error) {
 	ct := &contentTypes{}
 	ct.def("rels", ctRels)
 	ct.def("xml", ctXML)
-	if len(w.parts) > 0 {
-		ct.def("png", ctPNG)
-	}
+	w.media.declare(ct)
 	ct.over("word/document.xml", ctDocxMain)
 	ct.over("word/styles.xml", ctDocxStyles)
 	ct.over("word/settings.xml", ctDocxSet)
@@ -142,7 +139,7 @@ func writeDocx(s *Spec) ([]byte, error) {
 			parts = append(parts, zipPart{name: "word/_rels/footer1.xml.rels", data: footerRels.xml()})
 		}
 	}
-	parts = append(parts, w.parts...)
+	parts = append(parts, w.media.parts...)
 	return writeZip(parts)
 }
 
@@ -184,10 +181,10 @@ func sectPr(b *xb, headerID, footerID string, pageW, pageH, margin int) {
 	b.s(` w:header="708" w:footer="708" w:gutter="0"/><w:cols w:space="708"/><w:docGrid w:linePitch="360"/></w:sectPr>`)
 }
 
-func (w *docxWriter) hdrFtr(root string, bs []Block, p *docxPart, textW int) []byte {
+func (w *docxWriter) hdrFtr(root, path string, bs []Block, p *docxPart, textW int) []byte {
 	var b xb
 	b.s(xmlHeader, `<w:`, root, ` xmlns:w="`, nsW, `" xmlns:r="`, nsR, `" xmlns:wp="`, nsWP, `" xmlns:a="`, nsA, `" xmlns:pic="`, nsPic, `">`)
-	w.blocks(&b, p, bs, textW)
+	w.blocks(&b, p, bs, textW, path)
 	b.s(`</w:`, root, `>`)
 	return b.bytes()
 }
@@ -195,21 +192,41 @@ func (w *docxWriter) hdrFtr(root string, bs []Block, p *docxPart, textW int) []b
 // blocks writes a block list. Two adjacent tables get an empty paragraph
 // between them (Word would otherwise merge them into one table); a list
 // that must end with a paragraph (a cell, a header, the body before
-// sectPr) gets one after a trailing table.
-func (w *docxWriter) blocks(b *xb, p *docxPart, bs []Block, width int) {
+// sectPr) gets one after a trailing table. path is the list's spec path
+// when it is the part's own (top-level) list: each element written is then
+// recorded with the block it came from; "" inside table cells.
+func (w *docxWriter) blocks(b *xb, p *docxPart, bs []Block, width int, path string) {
+	rec := func(q, bp string, table bool) {
+		if path != "" {
+			p.origin.add(q, bp, table)
+		}
+	}
 	prevTable := false
 	for i := range bs {
 		bl := &bs[i]
+		bp := path + "[" + strconv.Itoa(i) + "]"
 		if bl.Table != nil && prevTable {
 			b.s(`<w:p/>`)
+			rec("w:p", bp, false)
 		}
 		w.block(b, p, bl, width)
+		switch {
+		case bl.Table != nil:
+			rec("w:tbl", bp, true)
+		case bl.List != nil:
+			for range bl.List.Items {
+				rec("w:p", bp, false)
+			}
+		default:
+			rec("w:p", bp, false)
+		}
 		prevTable = bl.Table != nil
 	}
 	if prevTable || len(bs) == 0 {
 		// ECMA-376 §17.4.66 (tc): a cell's last block must be a paragraph;
 		// Word also expects one before the body's sectPr.
 		b.s(`<w:p/>`)
+		rec("w:p", path, false)
 	}
 }
 
@@ -230,6 +247,8 @@ func (w *docxWriter) block(b *xb, p *docxPart, bl *Block, width int) {
 		}
 	case bl.Image != nil:
 		w.imageParagraph(b, p, bl.Image, width)
+	case bl.Chart != nil:
+		w.chartParagraph(b, p, bl.Chart, width)
 	case bl.PageBreak:
 		b.s(`<w:p><w:r><w:br w:type="page"/></w:r></w:p>`)
 	}
@@ -458,7 +477,7 @@ func (w *docxWriter) table(b *xb, p *docxPart, t *Table, width int) {
 			inh := runStyle{bold: header || c.Bold}
 			switch {
 			case len(c.Blocks) > 0:
-				w.blocks(b, p, c.Blocks, max(cw-2*cellMarginTw, 200))
+				w.blocks(b, p, c.Blocks, max(cw-2*cellMarginTw, 200), "")
 			case c.Text != "":
 				w.paragraph(b, p, "", "", c.Text, nil, nil, inh)
 			default:
@@ -493,13 +512,7 @@ func (w *docxWriter) imageParagraph(b *xb, p *docxPart, im *Image, width int) {
 		cy = cy * maxCx / cx
 		cx = maxCx
 	}
-	sum := sha256.Sum256(pic.data)
-	name, ok := w.media[sum]
-	if !ok {
-		name = fmt.Sprintf("word/media/image%d.png", len(w.media)+1)
-		w.media[sum] = name
-		w.parts = append(w.parts, zipPart{name: name, data: pic.data})
-	}
+	name := w.media.picture(pic)
 	rid := p.rels.add(relImage, strings.TrimPrefix(name, "word/"))
 	w.docPrID++
 	id := strconv.Itoa(w.docPrID)
@@ -516,6 +529,36 @@ func (w *docxWriter) imageParagraph(b *xb, p *docxPart, im *Image, width int) {
 	b.s(`<pic:blipFill><a:blip r:embed="`, rid, `"/><a:stretch><a:fillRect/></a:stretch></pic:blipFill>`)
 	b.s(`<pic:spPr><a:xfrm><a:off x="0" y="0"/><a:ext `, ext, `/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom></pic:spPr>`)
 	b.s(`</pic:pic></a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p>`)
+}
+
+// chartParagraph writes a native chart inline (§20.4.2.8) in its own
+// paragraph: 6 × 3.5 inches unless sized, scaled down to the width.
+func (w *docxWriter) chartParagraph(b *xb, p *docxPart, c *Chart, width int) {
+	name, err := w.media.chart(c)
+	if err != nil {
+		if w.err == nil {
+			w.err = err
+		}
+		return
+	}
+	rid := p.rels.add(relChart, strings.TrimPrefix(name, "word/"))
+	wPt, hPt := c.Width, c.Height
+	if wPt == 0 {
+		wPt = 432
+	}
+	if hPt == 0 {
+		hPt = 252
+	}
+	cx, cy := int64(math.Round(wPt*12700)), int64(math.Round(hPt*12700))
+	if maxCx := int64(width) * 635; cx > maxCx {
+		cy = cy * maxCx / cx
+		cx = maxCx
+	}
+	w.docPrID++
+	id := strconv.Itoa(w.docPrID)
+	b.s(`<w:p><w:r><w:drawing><wp:inline distT="0" distB="0" distL="0" distR="0"><wp:extent cx="`, strconv.FormatInt(cx, 10), `" cy="`, strconv.FormatInt(cy, 10), `"/><wp:effectExtent l="0" t="0" r="0" b="0"/>`)
+	b.s(`<wp:docPr id="`, id, `" name="Chart `, id, `"`).attr("descr", c.Title).s(`/><wp:cNvGraphicFramePr/>`, chartGraphic(rid))
+	b.s(`</wp:inline></w:drawing></w:r></w:p>`)
 }
 
 // docxStyles defines the styles the writer references: Normal, Heading1–6,

@@ -85,7 +85,7 @@ func (w *hwpxWriter) cellFill(color string) int {
 	return id
 }
 
-func writeHwpx(s *Spec) ([]byte, error) {
+func writeHwpx(s *Spec, e *env) ([]byte, error) {
 	w := newHwpxWriter()
 	var sections [][]byte
 	for i := range s.Hwpx.Sections {
@@ -97,7 +97,9 @@ func writeHwpx(s *Spec) ([]byte, error) {
 		{name: "Contents/header.xml", data: w.header(len(sections))},
 	}
 	for i, sec := range sections {
-		parts = append(parts, zipPart{name: fmt.Sprintf("Contents/section%d.xml", i), data: sec})
+		name := fmt.Sprintf("Contents/section%d.xml", i)
+		e.origins.part(name, fmt.Sprintf("$.hwpx.sections[%d]", i))
+		parts = append(parts, zipPart{name: name, data: sec})
 	}
 	preview := w.text.String()
 	if r := []rune(preview); len(r) > 1000 {

@@ -1,7 +1,6 @@
 package synth
 
 import (
-	"crypto/sha256"
 	"fmt"
 	"math"
 	"strconv"
@@ -24,7 +23,7 @@ const (
 // CT_Presentation order (sldMasterIdLst, notesMasterIdLst, sldIdLst, sldSz,
 // notesSz, defaultTextStyle), one master with two layouts, a notes master
 // when any slide has notes, and one part per slide and notes slide.
-func writePptx(s *Spec) ([]byte, error) {
+func writePptx(s *Spec, e *env) ([]byte, error) {
 	p := s.Pptx
 	g := geomFor(p.Size)
 	hasNotes := false
@@ -76,20 +75,19 @@ func writePptx(s *Spec) ([]byte, error) {
 		ct.over("ppt/theme/theme2.xml", ctTheme)
 	}
 
-	slides, mediaParts, err := pptxSlides(g, p.Slides, ct)
+	media := newPkgMedia("ppt")
+	slides, err := pptxSlides(g, p.Slides, ct, media, e)
 	if err != nil {
 		return nil, err
 	}
 	parts = append(parts, slides...)
-	if len(mediaParts) > 0 {
-		ct.def("png", ctPNG)
-	}
+	media.declare(ct)
 	ct.over("ppt/presProps.xml", ctPptxPres)
 	ct.over("ppt/viewProps.xml", ctPptxView)
 	ct.over("ppt/tableStyles.xml", ctPptxTblSty)
 	ct.over("docProps/core.xml", ctCore)
 	ct.over("docProps/app.xml", ctExtended)
-	parts = append(parts, mediaParts...)
+	parts = append(parts, media.parts...)
 
 	pkgRels := &rels{}
 	pkgRels.add(relOfficeDoc, "ppt/presentation.xml")
@@ -133,12 +131,10 @@ func presentationXML(g pptxGeom, p *PptxSpec, hasNotes bool) ([]byte, *rels) {
 	return pres.bytes(), presRels
 }
 
-// pptxSlides writes each slide (with its layout, picture and notes slide
-// relationships) and its notes slide, declaring their content types in ct
-// in order, and returns them with the media parts, each picture once.
-func pptxSlides(g pptxGeom, slides []Slide, ct *contentTypes) (out, mediaParts []zipPart, err error) {
-	media := map[[32]byte]string{}
-	images := imageCache{}
+// pptxSlides writes each slide (with its layout, picture, chart and notes
+// slide relationships) and its notes slide, declaring their content types
+// in ct in order; pictures and charts go into media.
+func pptxSlides(g pptxGeom, slides []Slide, ct *contentTypes, media *pkgMedia, e *env) (out []zipPart, err error) {
 	for i := range slides {
 		sl := &slides[i]
 		n := i + 1
@@ -148,28 +144,31 @@ func pptxSlides(g pptxGeom, slides []Slide, ct *contentTypes) (out, mediaParts [
 			layout = 1
 		}
 		srels.add(relLayout, fmt.Sprintf("../slideLayouts/slideLayout%d.xml", layout))
-		var imageRID string
+		var imageRID, chartRID string
 		var pic picture
 		if sl.Image != nil {
 			var err error
-			pic, err = images.load(sl.Image)
+			pic, err = e.images.load(sl.Image)
 			if err != nil {
-				return nil, nil, fmt.Errorf("synth: pptx slide %d: %w", n, err)
+				return nil, fmt.Errorf("synth: pptx slide %d: %w", n, err)
 			}
-			sum := sha256.Sum256(pic.data)
-			name, ok := media[sum]
-			if !ok {
-				name = fmt.Sprintf("ppt/media/image%d.png", len(media)+1)
-				media[sum] = name
-				mediaParts = append(mediaParts, zipPart{name: name, data: pic.data})
+			imageRID = srels.add(relImage, "../"+strings.TrimPrefix(media.picture(pic), "ppt/"))
+		}
+		if sl.Chart != nil {
+			name, err := media.chart(sl.Chart)
+			if err != nil {
+				return nil, fmt.Errorf("synth: pptx slide %d: %w", n, err)
 			}
-			imageRID = srels.add(relImage, "../"+strings.TrimPrefix(name, "ppt/"))
+			e.origins.part(name, fmt.Sprintf("$.pptx.slides[%d].chart", i))
+			chartRID = srels.add(relChart, "../"+strings.TrimPrefix(name, "ppt/"))
 		}
 		if sl.Notes != "" {
 			srels.add(relNotesSlide, fmt.Sprintf("../notesSlides/notesSlide%d.xml", n))
 		}
+		e.origins.part(fmt.Sprintf("ppt/slides/slide%d.xml", n), fmt.Sprintf("$.pptx.slides[%d]", i))
+		e.origins.part(fmt.Sprintf("ppt/notesSlides/notesSlide%d.xml", n), fmt.Sprintf("$.pptx.slides[%d].notes", i))
 		out = append(out,
-			zipPart{name: fmt.Sprintf("ppt/slides/slide%d.xml", n), data: slideXML(g, sl, imageRID, pic)},
+			zipPart{name: fmt.Sprintf("ppt/slides/slide%d.xml", n), data: slideXML(g, sl, imageRID, chartRID, pic)},
 			zipPart{name: fmt.Sprintf("ppt/slides/_rels/slide%d.xml.rels", n), data: srels.xml()})
 		ct.over(fmt.Sprintf("ppt/slides/slide%d.xml", n), ctPptxSlide)
 		if sl.Notes != "" {
@@ -182,14 +181,14 @@ func pptxSlides(g pptxGeom, slides []Slide, ct *contentTypes) (out, mediaParts [
 			ct.over(fmt.Sprintf("ppt/notesSlides/notesSlide%d.xml", n), ctPptxNotesS)
 		}
 	}
-	return out, mediaParts, nil
+	return out, nil
 }
 
 // slideXML lays out a slide: the title in the title placeholder; below it
 // the body text, the table and the picture. With a picture next to text or
 // a table, the picture takes the right 40 %; body text above a table takes
 // a share of the height by its paragraph count.
-func slideXML(g pptxGeom, sl *Slide, imageRID string, pic picture) []byte {
+func slideXML(g pptxGeom, sl *Slide, imageRID, chartRID string, pic picture) []byte {
 	var b xb
 	b.s(xmlHeader, `<p:sld`, pptxNS, `><p:cSld><p:spTree>`, grpSp)
 	id := 2
@@ -203,7 +202,8 @@ func slideXML(g pptxGeom, sl *Slide, imageRID string, pic picture) []byte {
 	x, y, w, h := g.left, g.contentY, g.width, g.contentH
 	const gap = 228600
 	textW := w
-	if sl.Image != nil && (len(sl.Body) > 0 || sl.Table != nil) {
+	visual := sl.Image != nil || sl.Chart != nil
+	if visual && (len(sl.Body) > 0 || sl.Table != nil) {
 		textW = w*6/10 - gap/2
 	}
 	tableY, tableH := y, h
@@ -243,6 +243,26 @@ func slideXML(g pptxGeom, sl *Slide, imageRID string, pic picture) []byte {
 		b.s(`<p:pic><p:nvPicPr><p:cNvPr id="`, sid, `" name="Picture `, strconv.Itoa(id-1), `"`).attr("descr", sl.Image.Alt).s(`/><p:cNvPicPr><a:picLocks noChangeAspect="1"/></p:cNvPicPr><p:nvPr/></p:nvPicPr>`)
 		b.s(`<p:blipFill><a:blip r:embed="`, imageRID, `"/><a:stretch><a:fillRect/></a:stretch></p:blipFill>`)
 		b.s(`<p:spPr>`, xfrm(px, py, cx, cy), `<a:prstGeom prst="rect"><a:avLst/></a:prstGeom></p:spPr></p:pic>`)
+	}
+	if sl.Chart != nil {
+		ax, aw := x, w
+		if len(sl.Body) > 0 || sl.Table != nil {
+			ax, aw = x+textW+gap, w-textW-gap
+		}
+		// The chart fills its area unless sized; a given size is kept
+		// when it fits, centred.
+		cx, cy := aw, h
+		if sl.Chart.Width > 0 {
+			cx = min(aw, int64(math.Round(sl.Chart.Width*12700)))
+		}
+		if sl.Chart.Height > 0 {
+			cy = min(h, int64(math.Round(sl.Chart.Height*12700)))
+		}
+		px, py := ax+(aw-cx)/2, y+(h-cy)/2
+		sid := strconv.Itoa(id)
+		b.s(`<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="`, sid, `" name="Chart `, strconv.Itoa(id-1), `"`).attr("descr", sl.Chart.Title).s(`/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr>`)
+		b.s(`<p:xfrm><a:off x="`, strconv.FormatInt(px, 10), `" y="`, strconv.FormatInt(py, 10), `"/><a:ext cx="`, strconv.FormatInt(cx, 10), `" cy="`, strconv.FormatInt(cy, 10), `"/></p:xfrm>`)
+		b.s(chartGraphic(chartRID), `</p:graphicFrame>`)
 	}
 	b.s(`</p:spTree></p:cSld><p:clrMapOvr><a:masterClrMapping/></p:clrMapOvr></p:sld>`)
 	return b.bytes()

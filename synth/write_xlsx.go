@@ -1,16 +1,14 @@
 package synth
 
 import (
-	"archive/zip"
-	"bytes"
 	"fmt"
-	"io"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/beevik/etree"
 	"github.com/editaudit/editaudit/formats"
+	"github.com/editaudit/editaudit/formats/xlsx"
 	"github.com/xuri/excelize/v2"
 )
 
@@ -21,7 +19,7 @@ const ctXlsxMetadata = "application/vnd.openxmlformats-officedocument.spreadshee
 // timestamps: excelize's own zip order depends on map iteration for some
 // parts, and its core properties carry dates, which are set here to a
 // constant.
-func writeXlsx(s *Spec) ([]byte, error) {
+func writeXlsx(s *Spec, e *env) ([]byte, error) {
 	f := excelize.NewFile()
 	defer f.Close()
 	if err := f.SetDocProps(&excelize.DocProperties{
@@ -31,7 +29,6 @@ func writeXlsx(s *Spec) ([]byte, error) {
 		return nil, fmt.Errorf("synth: xlsx properties: %w", err)
 	}
 	styles := map[string]int{}
-	images := imageCache{}
 	var spills []spillCell
 	for i := range s.Xlsx.Sheets {
 		sh := &s.Xlsx.Sheets[i]
@@ -42,7 +39,7 @@ func writeXlsx(s *Spec) ([]byte, error) {
 		} else if _, err := f.NewSheet(sh.Name); err != nil {
 			return nil, fmt.Errorf("synth: sheet %q: %w", sh.Name, err)
 		}
-		sp, err := writeSheet(f, sh, styles, images)
+		sp, err := writeSheet(f, sh, styles, e.images)
 		if err != nil {
 			return nil, fmt.Errorf("synth: sheet %q: %w", sh.Name, err)
 		}
@@ -56,7 +53,13 @@ func writeXlsx(s *Spec) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("synth: xlsx: %w", err)
 	}
-	return repackXlsx(buf.Bytes(), spills)
+	return repackXlsx(buf.Bytes(), spills, func(sheets []string) {
+		for i, part := range sheets {
+			if i < len(s.Xlsx.Sheets) {
+				e.origins.sheet(part, s.Xlsx.Sheets[i].Name, fmt.Sprintf("$.xlsx.sheets[%d]", i))
+			}
+		}
+	})
 }
 
 // spillCell is a dynamic-array formula cell that needs cm="1".
@@ -135,8 +138,17 @@ func writeCells(f *excelize.File, sh *Sheet, styles map[string]int) ([]spillCell
 						return nil, err
 					}
 				}
-				if c.Spill != "" {
-					typ, sref := "array", c.Spill
+				spill := c.Spill
+				if spill == "" && xlsx.SpillsArray(formula) {
+					// A dynamic-array function: Excel spills it only with
+					// the metadata (CodeDynamicArray); written as Excel and
+					// XlsxWriter write one whose extent is not known yet,
+					// ref = its own cell (Excel sizes the spill when it
+					// calculates).
+					spill = ref
+				}
+				if spill != "" {
+					typ, sref := "array", spill
 					err = f.SetCellFormula(name, ref, formula, excelize.FormulaOpts{Type: &typ, Ref: &sref})
 					spills = append(spills, spillCell{ref: ref})
 				} else {
@@ -239,7 +251,7 @@ func writeImages(f *excelize.File, sh *Sheet, images imageCache) error {
 			opts.ScaleX = float64(cx) / float64(pic.w*9525)
 			opts.ScaleY = float64(cy) / float64(pic.h*9525)
 		}
-		if err := f.AddPictureFromBytes(sh.Name, im.Cell, &excelize.Picture{Extension: ".png", File: pic.data, Format: opts}); err != nil {
+		if err := f.AddPictureFromBytes(sh.Name, im.Cell, &excelize.Picture{Extension: "." + pic.ext, File: pic.data, Format: opts}); err != nil {
 			return fmt.Errorf("image at %s: %w", im.Cell, err)
 		}
 	}
@@ -280,26 +292,20 @@ func xlsxPartRank(name string) int {
 // dynamic-array metadata for spill cells: cm="1" on the cell, and
 // xl/metadata.xml with the XLDAPR type, as Excel writes it (a dynamic-array
 // formula without it shows only its top-left value as "=@…", DEFECTS.md).
-func repackXlsx(in []byte, spills []spillCell) ([]byte, error) {
-	zr, err := zip.NewReader(bytes.NewReader(in), int64(len(in)))
+func repackXlsx(in []byte, spills []spillCell, sheetParts func([]string)) ([]byte, error) {
+	parts, _, err := readZip(in)
 	if err != nil {
 		return nil, fmt.Errorf("synth: excelize output: %w", err)
 	}
-	parts := map[string][]byte{}
-	for _, zf := range zr.File {
-		rc, err := zf.Open()
-		if err != nil {
-			return nil, err
-		}
-		data, err := io.ReadAll(io.LimitReader(rc, maxPartBytes))
-		rc.Close()
-		if err != nil {
-			return nil, err
-		}
-		parts[zf.Name] = data
+	sheets, err := xlsxSheetParts(partsReader(parts))
+	if err != nil {
+		return nil, err
+	}
+	if sheetParts != nil {
+		sheetParts(sheets)
 	}
 	if len(spills) > 0 {
-		if err := addSpillMetadata(parts, spills); err != nil {
+		if err := addSpillMetadata(parts, sheets, spills); err != nil {
 			return nil, err
 		}
 	}
@@ -331,22 +337,13 @@ const xlsxMetadataXML = xmlHeader + `<metadata xmlns="http://schemas.openxmlform
 	`<futureMetadata name="XLDAPR" count="1"><bk><extLst><ext uri="{bdbb8cdc-fa1e-496e-a857-3c3f30c029c3}"><xda:dynamicArrayProperties fDynamic="1" fCollapsed="0"/></ext></extLst></bk></futureMetadata>` +
 	`<cellMetadata count="1"><bk><rc t="1" v="0"/></bk></cellMetadata></metadata>`
 
-func addSpillMetadata(parts map[string][]byte, spills []spillCell) error {
+func addSpillMetadata(parts map[string][]byte, sheets []string, spills []spillCell) error {
 	bySheet := map[int]map[string]bool{}
 	for _, s := range spills {
 		if bySheet[s.sheet] == nil {
 			bySheet[s.sheet] = map[string]bool{}
 		}
 		bySheet[s.sheet][s.ref] = true
-	}
-	sheets, err := xlsxSheetParts(func(n string) ([]byte, error) {
-		if d, ok := parts[n]; ok {
-			return d, nil
-		}
-		return nil, fmt.Errorf("synth: no part %s", n)
-	})
-	if err != nil {
-		return err
 	}
 	for n, refs := range bySheet {
 		if n < 1 || n > len(sheets) {
@@ -374,6 +371,7 @@ func addSpillMetadata(parts map[string][]byte, spills []spillCell) error {
 		parts[name] = data
 	}
 	var data []byte
+	var err error
 	parts["xl/metadata.xml"] = []byte(xlsxMetadataXML)
 	// The workbook relationship and the content type.
 	relsName := "xl/_rels/workbook.xml.rels"

@@ -41,6 +41,7 @@ Examples:
 			renderFlag(),
 			&cli.IntFlag{Name: "show", Value: audit.DefaultShow, Usage: "changed pages shown as before/after images (0: none)"},
 			&cli.BoolFlag{Name: "restore", Usage: "when blocked, put the original back at EDITED (atomically)"},
+			modelBytesFlag(),
 		},
 		Action: runAudit,
 	}
@@ -50,21 +51,18 @@ func runAudit(c *cli.Context) error {
 	if c.NArg() != 2 {
 		return usageErr("audit needs ORIGINAL and EDITED (see editaudit audit --help)")
 	}
-	format := c.String("format")
-	if err := oneOf("format", format, reports.AuditFormats...); err != nil {
-		return err
-	}
-	mode, err := renderMode(c)
+	format, mode, show, mopts, err := outputOptions(c, reports.AuditFormats)
 	if err != nil {
 		return err
 	}
+	// The original must be a file (exit 2 otherwise); a missing edited
+	// file is the audit's finding file.missing.
 	orig, edited := c.Args().Get(0), c.Args().Get(1)
-	for _, p := range []string{orig, edited} {
-		if st, err := os.Stat(p); err != nil {
-			return toolErr(err)
-		} else if st.IsDir() {
-			return usageErr("%s is a folder; audit compares two files (for folders use editaudit corpus run --originals DIR --edited DIR)", p)
+	if err := inputFile("ORIGINAL", orig); err != nil {
+		if st, serr := os.Stat(orig); serr == nil && st.IsDir() {
+			return usageErr("%s is a folder; audit compares two files (for folders use editaudit corpus run --originals DIR --edited DIR)", orig)
 		}
+		return err
 	}
 	store, err := openStore(c)
 	if err != nil {
@@ -75,12 +73,12 @@ func runAudit(c *cli.Context) error {
 		return toolErr(err)
 	}
 	res, err := audit.Files(c.Context, orig, edited, audit.Options{
-		Render: mode, Store: store, Show: show(c), OutDir: out, Restore: c.Bool("restore"),
+		Render: mode, Store: store, Show: libraryShow(show), OutDir: out, Restore: c.Bool("restore"),
 	})
 	if err != nil {
 		return toolErr(err)
 	}
-	write := func(w io.Writer) error { return reports.WriteAudit(w, res, format, reports.AuditOptions{}) }
+	write := func(w io.Writer) error { return reports.WriteAudit(w, res, format, reports.AuditOptions{Model: mopts}) }
 	if format == reports.FormatHTML && out != "" {
 		err = writeReport(c.App.Writer, out, "report.html", write)
 	} else {

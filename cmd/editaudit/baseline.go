@@ -8,6 +8,7 @@ import (
 	"github.com/editaudit/editaudit/audit"
 	"github.com/editaudit/editaudit/baseline"
 	"github.com/editaudit/editaudit/internal/fsutil"
+	"github.com/editaudit/editaudit/internal/plural"
 	"github.com/editaudit/editaudit/pixeldiff/render"
 )
 
@@ -32,6 +33,11 @@ func runBaseline(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	for _, p := range c.Args().Slice() {
+		if err := inputFile("FILE", p); err != nil {
+			return err
+		}
+	}
 	store, err := openStore(c)
 	if err != nil {
 		return toolErr(err)
@@ -54,7 +60,7 @@ func runBaseline(c *cli.Context) error {
 		if hit {
 			state = "already stored"
 		}
-		fmt.Fprintf(c.App.Writer, "%s: %s (%s, %d findings, pages %s %d)\n", p, state, snap.Report.Format, len(snap.Report.Findings), snap.Pages.Status, len(snap.Pages.Sigs))
+		fmt.Fprintf(c.App.Writer, "%s: %s (%s, %s, pages %s %d)\n", p, state, snap.Report.Format, plural.Of(len(snap.Report.Findings), "finding", "findings"), snap.Pages.Status, len(snap.Pages.Sigs))
 		snap.Close()
 	}
 	return nil

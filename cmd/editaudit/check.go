@@ -34,7 +34,8 @@ Examples:
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output: text, json, model (content blocks with the first pages as images) or html"},
 			renderFlag(),
-			&cli.IntFlag{Name: "show", Value: 3, Usage: "pages attached as images by --format model and html"},
+			&cli.IntFlag{Name: "show", Value: reports.DefaultCheckPages, Usage: "most pages attached as images by --format model and html (then the --model-bytes budget decides)"},
+			modelBytesFlag(),
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "with --format html: write OUT/check.html instead of printing it"},
 			&cli.BoolFlag{Name: "parts", Usage: "include the per-part structure breakdown (json) or print it (text)"},
 		},
@@ -46,11 +47,7 @@ func runCheck(c *cli.Context) error {
 	if c.NArg() == 0 {
 		return usageErr("check needs at least one FILE (see editaudit check --help)")
 	}
-	format := c.String("format")
-	if err := oneOf("format", format, reports.CheckFormats...); err != nil {
-		return err
-	}
-	mode, err := renderMode(c)
+	format, mode, show, mopts, err := outputOptions(c, reports.CheckFormats)
 	if err != nil {
 		return err
 	}
@@ -61,16 +58,16 @@ func runCheck(c *cli.Context) error {
 	var reps []*formats.Report
 	anyFatal := false
 	for _, path := range c.Args().Slice() {
-		rep, err := inspect.File(c.Context, path, inspect.Options{})
+		rep, err := inspect.Document(c.Context, path, inspect.Options{}) // a missing FILE is file.missing
 		if err != nil {
 			return toolErr(err)
 		}
 		anyFatal = anyFatal || rep.Fatal()
 		reps = append(reps, rep)
 	}
-	opts := reports.CheckOptions{Parts: c.Bool("parts")}
+	opts := reports.CheckOptions{Parts: c.Bool("parts"), PageCap: show, Model: mopts}
 	if withPages {
-		opts.Pages, err = checkPages(c.Context, mode, reps[0], c.Int("show"), c.App.ErrWriter)
+		opts.Pages, err = checkPages(c.Context, mode, reps[0], show, c.App.ErrWriter)
 		if err != nil {
 			return toolErr(err)
 		}
@@ -90,12 +87,12 @@ func runCheck(c *cli.Context) error {
 	return nil
 }
 
-// checkPages renders the first n pages of a new file for --format model
+// checkPages renders the pages of a new file, up to n, for --format model
 // and html (check renders only for the formats that show pages, DESIGN.md;
 // unknown content is not rendered; HWPX goes through editaudit's converter). With --render auto a page
 // that cannot be drawn is said on stderr and the report goes without it.
 func checkPages(ctx context.Context, mode string, rep *formats.Report, n int, stderr io.Writer) ([]reports.CheckPage, error) {
-	if mode == audit.RenderOff || rep.Format == formats.Unknown {
+	if n == 0 || mode == audit.RenderOff || rep.Format == formats.Unknown {
 		return nil, nil
 	}
 	r, err := audit.StartRenderer(ctx, mode, render.Config{Pool: render.PoolOptions{Workers: 1}})

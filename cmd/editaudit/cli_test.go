@@ -7,7 +7,6 @@ package main
 // written anywhere.
 
 import (
-	"archive/zip"
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -18,6 +17,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/editaudit/editaudit/internal/testdoc"
 )
 
 // cliDocx is a minimal valid Word document: a table whose cell holds cell,
@@ -25,26 +26,13 @@ import (
 // is an XML-illegal character).
 func cliDocx(t *testing.T, cell, text string) []byte {
 	t.Helper()
-	parts := []struct{ name, data string }{
-		{"[Content_Types].xml", `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>`},
-		{"_rels/.rels", `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`},
-		{"word/document.xml", `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>` +
+	return testdoc.Zip(
+		testdoc.Part{Name: "[Content_Types].xml", Data: `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>`},
+		testdoc.Part{Name: "_rels/.rels", Data: `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`},
+		testdoc.Part{Name: "word/document.xml", Data: `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>` +
 			`<w:tbl><w:tr><w:tc><w:p><w:r><w:t>` + cell + `</w:t></w:r></w:p></w:tc></w:tr></w:tbl><w:p><w:r><w:t>` + text + `</w:t></w:r></w:p>` +
 			`<w:sectPr><w:pgSz w:w="11906" w:h="16838"/></w:sectPr></w:body></w:document>`},
-	}
-	var b bytes.Buffer
-	zw := zip.NewWriter(&b)
-	for _, p := range parts {
-		w, err := zw.Create(p.name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Write([]byte(p.data))
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
+	)
 }
 
 // cliFiles writes the test documents into dir: a healthy original, a
@@ -107,7 +95,7 @@ func TestCLIExitCodes(t *testing.T) {
 		{"check bad format", []string{"check", "--format", "yaml", f["orig.docx"]}, false, 2, "--format", ""},
 		{"check unknown flag", []string{"check", "--frobnicate", f["orig.docx"]}, false, 2, "frobnicate", ""},
 		{"unknown command", []string{"frobnicate"}, false, 2, "", ""},
-		{"check missing file", []string{"check", filepath.Join(dir, "missing.docx")}, false, 3, "missing.docx", ""},
+		{"check missing file is a finding", []string{"check", filepath.Join(dir, "missing.docx")}, false, 1, "", "file.missing"},
 		{"audit passed", []string{"audit", "--render", "off", "--store", store, f["orig.docx"], f["ok.docx"]}, false, 0, "", ""},
 		{"audit blocked", []string{"audit", "--render", "off", "--store", store, f["orig.docx"], f["broken.docx"]}, false, 1, "", "xml.illegal-char"},
 		{"audit pre-existing fatal passes", []string{"audit", "--render", "off", "--store", store, "--format", "json", f["broken.docx"], f["broken-too.docx"]}, false, 0, "", `"fatal": 1`},
@@ -115,7 +103,8 @@ func TestCLIExitCodes(t *testing.T) {
 		{"audit bad render mode", []string{"audit", "--render", "sometimes", f["orig.docx"], f["ok.docx"]}, false, 2, "--render", ""},
 		{"audit bad format", []string{"audit", "--format", "pdf", f["orig.docx"], f["ok.docx"]}, false, 2, "--format", ""},
 		{"audit folder", []string{"audit", "--render", "off", dir, f["ok.docx"]}, false, 2, "folder", ""},
-		{"audit missing original", []string{"audit", "--render", "off", "--store", store, filepath.Join(dir, "missing.docx"), f["ok.docx"]}, false, 3, "missing.docx", ""},
+		{"audit missing original", []string{"audit", "--render", "off", "--store", store, filepath.Join(dir, "missing.docx"), f["ok.docx"]}, false, 2, "missing.docx", ""},
+		{"audit missing edited is a finding", []string{"audit", "--render", "off", "--store", store, "--format", "json", f["orig.docx"], filepath.Join(dir, "missing.docx")}, false, 1, "", `"code": "file.missing"`},
 		{"audit render on without LibreOffice", []string{"audit", "--render", "on", "--store", store, f["orig.docx"], f["ok.docx"]}, true, 3, "apt-get install libreoffice", ""},
 		{"audit render auto without LibreOffice", []string{"audit", "--render", "auto", "--store", store, "--format", "json", f["orig.docx"], f["broken.docx"]}, true, 1, "", `"status": "failed"`},
 	}

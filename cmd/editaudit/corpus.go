@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/editaudit/editaudit/corpus"
 	"github.com/editaudit/editaudit/corpus/results"
+	"github.com/editaudit/editaudit/internal/plural"
 	"github.com/editaudit/editaudit/reports"
 )
 
@@ -45,11 +47,18 @@ finding codes; structure-loss rate per metric and the mean loss; pages changed
 per pair (mean, p50, p95), inserted, deleted, reflowed; render failures;
 throughput. --format json prints the summary.json object.
 
+--junit FILE also writes JUnit XML for CI dashboards (Jenkins, GitLab): one
+testsuite per group, one testcase per pair — a blocked pair is a failure
+listing its new fatal findings, a pair the tool could not audit an error, and
+lost structure, changed pages and non-fatal findings go to system-out.
+
 Examples:
    editaudit corpus summary nightly/
-   editaudit corpus summary --format json nightly/ | jq .overall.blocked_rate`,
+   editaudit corpus summary --format json nightly/ | jq .overall.blocked_rate
+   editaudit corpus summary --junit nightly/junit.xml nightly/`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "text, json or html"},
+			&cli.StringFlag{Name: "junit", Usage: "also write JUnit XML (one testcase per pair) to this file"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
@@ -63,9 +72,25 @@ Examples:
 			if err := requireRunDir(dir); err != nil {
 				return err
 			}
-			s, err := results.Summarize(dir, nil)
+			var cases []reports.JUnitCase
+			var each func(*results.Record)
+			junit := c.String("junit")
+			if junit != "" {
+				each = func(r *results.Record) { cases = append(cases, reports.JUnitCaseOf(r)) }
+			}
+			s, err := results.Summarize(dir, each)
 			if err != nil {
 				return toolErr(err)
+			}
+			if junit != "" {
+				name := "editaudit corpus " + filepath.Base(filepath.Clean(dir))
+				var buf bytes.Buffer
+				if err := reports.WriteJUnit(&buf, name, cases); err != nil {
+					return toolErr(err)
+				}
+				if err := writeOutput(junit, buf.Bytes(), c.App.Writer); err != nil {
+					return toolErr(err)
+				}
 			}
 			switch format {
 			case "json":
@@ -132,7 +157,7 @@ Example:
 			for _, g := range st.Gaps {
 				fmt.Fprintf(c.App.ErrWriter, "editaudit: partial merge: %s\n", g)
 			}
-			fmt.Fprintf(c.App.Writer, "%d pairs from %d run folders (%d duplicates dropped) → %s\n", st.Pairs, st.Runs, st.Duplicates, filepath.Join(c.String("out"), results.IndexFile))
+			fmt.Fprintf(c.App.Writer, "%s from %s (%s dropped) → %s\n", plural.Of(st.Pairs, "pair", "pairs"), plural.Of(st.Runs, "run folder", "run folders"), plural.Of(st.Duplicates, "duplicate", "duplicates"), filepath.Join(c.String("out"), results.IndexFile))
 			return nil
 		},
 	}
@@ -149,12 +174,25 @@ findings (fatal, error, warning) and the structure lost: worse, better, mixed
 or unchanged. It prints the counts, the overall and per-group rates in both
 runs with their change, and the pairs that moved (worst first).
 
+--fail-on makes compare a CI gate: a comma-separated list of
+METRIC[GROUP] OP THRESHOLD; when any trips, compare prints one line per
+tripped gate on stderr and exits 1. A signed threshold is a change from A to
+B — pp (percentage points, rates only), % (relative to A) or the metric's own
+unit — and an unsigned one is B's value. [GROUP] limits a gate to one group,
+[*] applies it to every group in both runs. Metrics (the "_rate" suffix may
+be left out): pairs, failed_rate, blocked_rate, new_error_rate,
+new_warning_rate, structure_loss_rate, loss_rate.<metric> (tables, rows…),
+pages_changed_rate, pages_changed_mean, pages_changed_p95,
+render_failure_rate, time_p95_ms. docs/nightly.md has the details.
+
 Examples:
    editaudit corpus compare monday/ tuesday/
-   editaudit corpus compare --format json model-a/ model-b/ | jq '.pairs[] | select(.verdict=="worse")'`,
+   editaudit corpus compare --format json model-a/ model-b/ | jq '.pairs[] | select(.verdict=="worse")'
+   editaudit corpus compare --fail-on 'blocked_rate>+0.5pp,structure_loss>+1pp,new_error_rate[*]>+2pp' last/ tonight/`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "text or json"},
 			&cli.IntFlag{Name: "max", Value: 50, Usage: "pairs listed per verdict in text (0: all)"},
+			&cli.StringFlag{Name: "fail-on", Usage: "exit 1 when a gate trips: 'blocked_rate>+0.5pp,structure_loss>+1pp,…'"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 2 {
@@ -163,6 +201,10 @@ Examples:
 			format := c.String("format")
 			if err := oneOf("format", format, "text", "json"); err != nil {
 				return err
+			}
+			gates, err := results.ParseGates(c.String("fail-on"))
+			if err != nil {
+				return usageErr("--fail-on: %v", err)
 			}
 			a, b := c.Args().Get(0), c.Args().Get(1)
 			for _, d := range []string{a, b} {
@@ -174,6 +216,7 @@ Examples:
 			if err != nil {
 				return toolErr(err)
 			}
+			tripped := cmp.Evaluate(gates)
 			if format == "json" {
 				err = reports.WriteCompareJSON(c.App.Writer, cmp)
 			} else {
@@ -181,6 +224,13 @@ Examples:
 			}
 			if err != nil {
 				return toolErr(err)
+			}
+			for _, r := range tripped {
+				fmt.Fprintf(c.App.ErrWriter, "editaudit: gate %s tripped: %s\n", r.Gate, r.Message)
+			}
+			if len(tripped) > 0 {
+				fmt.Fprintf(c.App.ErrWriter, "editaudit: %d of %d gate results tripped\n", len(tripped), len(cmp.Gates))
+				return blocked
 			}
 			return nil
 		},

@@ -14,6 +14,7 @@ import (
 	"github.com/editaudit/editaudit/audit"
 	"github.com/editaudit/editaudit/corpus"
 	"github.com/editaudit/editaudit/corpus/results"
+	"github.com/editaudit/editaudit/internal/plural"
 	"github.com/editaudit/editaudit/pixeldiff/render"
 	"github.com/editaudit/editaudit/reports"
 )
@@ -81,6 +82,10 @@ func runCorpusRun(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	show, err := showCount(c)
+	if err != nil {
+		return err
+	}
 	if c.Int("jobs") < 0 {
 		return usageErr("--jobs must be positive")
 	}
@@ -93,6 +98,11 @@ func runCorpusRun(c *cli.Context) error {
 		if origDir == "" || editDir == "" || c.NArg() != 0 {
 			return usageErr("--originals and --edited go together, without a MANIFEST")
 		}
+		for flag, d := range map[string]string{"--originals": origDir, "--edited": editDir} {
+			if st, err := os.Stat(d); err != nil || !st.IsDir() {
+				return usageErr("%s %s is not a folder", flag, d)
+			}
+		}
 		var un results.Unpaired
 		pairs, un, err = corpus.PairDirs(origDir, editDir)
 		if err != nil {
@@ -101,14 +111,14 @@ func runCorpusRun(c *cli.Context) error {
 		source = origDir + " | " + editDir
 		if len(un.OriginalsOnly)+len(un.EditedOnly) > 0 {
 			unpaired = &un
-			fmt.Fprintf(c.App.ErrWriter, "editaudit: %d files only in %s, %d only in %s (listed in run.json)\n", len(un.OriginalsOnly), origDir, len(un.EditedOnly), editDir)
+			fmt.Fprintf(c.App.ErrWriter, "editaudit: %s only in %s, %d only in %s (listed in run.json)\n", plural.Of(len(un.OriginalsOnly), "file", "files"), origDir, len(un.EditedOnly), editDir)
 		}
 	case c.NArg() == 1:
 		source = c.Args().First()
-		pairs, err = corpus.ReadManifestContext(c.Context, source)
-		if c.Context.Err() != nil {
-			return c.Context.Err()
+		if err := inputFile("MANIFEST", source); err != nil {
+			return err
 		}
+		pairs, err = corpus.ReadManifest(source)
 		if errors.Is(err, corpus.ErrManifest) {
 			return usageErr("%s: %v", source, err)
 		}
@@ -139,10 +149,11 @@ func runCorpusRun(c *cli.Context) error {
 	defer closeR()
 	selected := len(shard.Select(pairs))
 	prog := corpus.NewProgress(selected)
-	stop := corpus.StartProgress(prog, c.App.ErrWriter, style, progressInterval(style))
+	stop := corpus.StartProgress(prog, c.App.ErrWriter, corpus.ProgressOptions{
+		Style: style, Interval: progressInterval(style), Columns: terminalColumns(c.App.ErrWriter)})
 	stats, err := corpus.RunPairs(c.Context, pairs, corpus.RunOptions{
 		Out: out, Store: store, Render: mode, Renderer: renderer, Jobs: c.Int("jobs"),
-		Shard: shard, Show: show(c), Source: source, Unpaired: unpaired, Progress: prog,
+		Shard: shard, Show: libraryShow(show), Source: source, Unpaired: unpaired, Progress: prog,
 	})
 	stop()
 	if errors.Is(err, corpus.ErrShardMismatch) || errors.Is(err, corpus.ErrRunBusy) || errors.Is(err, corpus.ErrRunInfoDamaged) {
@@ -155,7 +166,7 @@ func runCorpusRun(c *cli.Context) error {
 		fmt.Fprintf(c.App.ErrWriter, "editaudit: %s also holds %d results of pairs this run did not select (an earlier manifest or selection); they are kept and counted in the summary\n", out, stats.Outside)
 	}
 	if stats.Cancelled {
-		fmt.Fprintf(c.App.ErrWriter, "editaudit: cancelled with %d of %d pairs done; run the same command again to resume\n", stats.Audited+stats.Failed+stats.Skipped, stats.Selected)
+		fmt.Fprintf(c.App.ErrWriter, "editaudit: cancelled with %d of %s done; run the same command again to resume\n", stats.Audited+stats.Failed+stats.Skipped, plural.Of(stats.Selected, "pair", "pairs"))
 		return context.Canceled
 	}
 	s, err := results.Summarize(out, nil)

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -59,20 +57,13 @@ func corpusFixture(t *testing.T, dir string) string {
 	return m
 }
 
-func runCLI(t *testing.T, args ...string) (int, string, string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code := Run(context.Background(), append([]string{"editaudit"}, args...), &out, &errb)
-	return code, out.String(), errb.String()
-}
-
 func TestCorpusCommands(t *testing.T) {
 	dir := t.TempDir()
 	manifest := corpusFixture(t, dir)
 	store := filepath.Join(dir, "store")
 	run := filepath.Join(dir, "run")
 
-	code, out, errs := runCLI(t, "corpus", "run", "--render", "off", "--store", store, "--out", run, "--progress", "json", manifest)
+	code, out, errs := cliRun(t, "corpus", "run", "--render", "off", "--store", store, "--out", run, "--progress", "json", manifest)
 	if code != exitOK {
 		t.Fatalf("run: exit %d\n%s\n%s", code, out, errs)
 	}
@@ -85,7 +76,7 @@ func TestCorpusCommands(t *testing.T) {
 		t.Errorf("progress on stderr %q: %v", errs, err)
 	}
 
-	code, out, _ = runCLI(t, "corpus", "summary", "--format", "json", run)
+	code, out, _ = cliRun(t, "corpus", "summary", "--format", "json", run)
 	var s results.Summary
 	if code != exitOK || json.Unmarshal([]byte(out), &s) != nil || s.Schema != results.SummarySchema || s.Overall.Pairs != 3 || len(s.Groups) != 2 {
 		t.Errorf("summary json: exit %d\n%s", code, out)
@@ -93,11 +84,11 @@ func TestCorpusCommands(t *testing.T) {
 	if s.Overall.StructureLoss.Pairs != 1 {
 		t.Errorf("structure loss %+v", s.Overall.StructureLoss)
 	}
-	code, out, _ = runCLI(t, "corpus", "summary", "--format", "html", run)
+	code, out, _ = cliRun(t, "corpus", "summary", "--format", "html", run)
 	if code != exitOK || !strings.HasPrefix(out, "<!DOCTYPE html>") {
 		t.Errorf("summary html: exit %d", code)
 	}
-	code, out, _ = runCLI(t, "corpus", "summary", run)
+	code, out, _ = cliRun(t, "corpus", "summary", run)
 	if code != exitOK || !strings.Contains(out, "group b") {
 		t.Errorf("summary text: exit %d\n%s", code, out)
 	}
@@ -106,21 +97,21 @@ func TestCorpusCommands(t *testing.T) {
 	var shards []string
 	for _, k := range []string{"1/2", "2/2"} {
 		d := filepath.Join(dir, "shard-"+k[:1])
-		if code, out, errs := runCLI(t, "corpus", "run", "--render", "off", "--store", store, "--out", d, "--progress", "none", "--shard", k, manifest); code != exitOK {
+		if code, out, errs := cliRun(t, "corpus", "run", "--render", "off", "--store", store, "--out", d, "--progress", "none", "--shard", k, manifest); code != exitOK {
 			t.Fatalf("shard %s: exit %d\n%s\n%s", k, code, out, errs)
 		}
 		shards = append(shards, d)
 	}
 	merged := filepath.Join(dir, "merged")
-	code, out, errs = runCLI(t, append([]string{"corpus", "merge", "--out", merged}, shards...)...)
+	code, out, errs = cliRun(t, append([]string{"corpus", "merge", "--out", merged}, shards...)...)
 	if code != exitOK || !strings.Contains(out, "3 pairs from 2 run folders") {
 		t.Fatalf("merge: exit %d\n%s\n%s", code, out, errs)
 	}
-	code, out, _ = runCLI(t, "corpus", "compare", run, merged)
+	code, out, _ = cliRun(t, "corpus", "compare", run, merged)
 	if code != exitOK || !strings.Contains(out, "pairs: 3 in both") || !strings.Contains(out, "unchanged 3") {
 		t.Errorf("compare: exit %d\n%s", code, out)
 	}
-	code, out, _ = runCLI(t, "corpus", "compare", "--format", "json", run, merged)
+	code, out, _ = cliRun(t, "corpus", "compare", "--format", "json", run, merged)
 	var c results.Comparison
 	if code != exitOK || json.Unmarshal([]byte(out), &c) != nil || c.Matched != 3 || c.Unchanged != 3 {
 		t.Errorf("compare json: exit %d\n%s", code, out)
@@ -146,8 +137,8 @@ func TestCorpusCommands(t *testing.T) {
 	copyTo(filepath.Join(dir, "docx.row-deleted.docx"), filepath.Join(ed, "c.docx"))
 	copyTo(filepath.Join(dir, "orig.docx"), filepath.Join(od, "lonely.docx"))
 	dirRun := filepath.Join(dir, "dirrun")
-	code, out, errs = runCLI(t, "corpus", "run", "--render", "off", "--store", store, "--out", dirRun, "--progress", "none", "--originals", od, "--edited", ed)
-	if code != exitOK || !strings.Contains(errs, "1 files only in") || !strings.Contains(out, "1 only in the originals") {
+	code, out, errs = cliRun(t, "corpus", "run", "--render", "off", "--store", store, "--out", dirRun, "--progress", "none", "--originals", od, "--edited", ed)
+	if code != exitOK || !strings.Contains(errs, "1 file only in") || !strings.Contains(out, "1 only in the originals") {
 		t.Errorf("folders: exit %d\n%s\n%s", code, out, errs)
 	}
 
@@ -162,7 +153,7 @@ func TestCorpusCommands(t *testing.T) {
 		{"bad progress", []string{"corpus", "run", "--progress", "loud", manifest}, exitUsage},
 		{"manifest and folders", []string{"corpus", "run", "--originals", od, "--edited", ed, manifest}, exitUsage},
 		{"bad manifest", []string{"corpus", "run", "--render", "off", "--out", filepath.Join(dir, "x"), filepath.Join(dir, "orig.docx")}, exitUsage},
-		{"missing manifest", []string{"corpus", "run", filepath.Join(dir, "nope.csv")}, exitTool},
+		{"missing manifest", []string{"corpus", "run", filepath.Join(dir, "nope.csv")}, exitUsage},
 		{"summary of a non-run", []string{"corpus", "summary", dir}, exitUsage},
 		{"summary bad format", []string{"corpus", "summary", "--format", "xml", run}, exitUsage},
 		{"merge into a run", []string{"corpus", "merge", "--out", merged, run}, exitTool},
@@ -170,7 +161,7 @@ func TestCorpusCommands(t *testing.T) {
 		{"compare one run", []string{"corpus", "compare", run}, exitUsage},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if code, out, errs := runCLI(t, tc.args...); code != tc.code {
+			if code, out, errs := cliRun(t, tc.args...); code != tc.code {
 				t.Errorf("exit %d, want %d\n%s\n%s", code, tc.code, out, errs)
 			}
 		})

@@ -7,6 +7,7 @@ import (
 
 	"github.com/editaudit/editaudit/audit"
 	"github.com/editaudit/editaudit/baseline"
+	"github.com/editaudit/editaudit/reports"
 )
 
 // The flags and flag checks several commands share.
@@ -53,11 +54,52 @@ func oneOf(flag, value string, allowed ...string) error {
 	return usageErr("--%s %q: use %s", flag, value, list)
 }
 
-// show is --show as the library wants it: 0 (none) becomes -1, since 0
-// means the default there.
-func show(c *cli.Context) int {
-	if n := c.Int("show"); n != 0 {
-		return n
+// showCount is --show, a number of pages: 0 or more.
+func showCount(c *cli.Context) (int, error) {
+	n := c.Int("show")
+	if n < 0 {
+		return 0, usageErr("--show %d: use 0 (no pages) or more", n)
 	}
-	return -1
+	return n, nil
+}
+
+// libraryShow is a --show count as audit.Options.Show and
+// corpus.RunOptions.Show take it: there 0 means the default, -1 none.
+func libraryShow(n int) int {
+	if n == 0 {
+		return -1
+	}
+	return n
+}
+
+// modelBytesFlag is --model-bytes of audit and check.
+func modelBytesFlag() cli.Flag {
+	return &cli.IntFlag{Name: "model-bytes", Value: reports.DefaultModelBytes,
+		Usage: "byte budget of the --format model output (check: also html); images beyond it are downscaled, then dropped, and the text says so"}
+}
+
+// modelOptions reads --model-bytes.
+func modelOptions(c *cli.Context) (reports.ModelOptions, error) {
+	n := c.Int("model-bytes")
+	if n < reports.MinModelBytes {
+		return reports.ModelOptions{}, usageErr("--model-bytes %d: at least %d (64 KiB)", n, reports.MinModelBytes)
+	}
+	return reports.ModelOptions{MaxBytes: n}, nil
+}
+
+// outputOptions reads what audit and check share: --format (one of
+// formats), --render, --show and --model-bytes, checked.
+func outputOptions(c *cli.Context, formats []string) (format, mode string, show int, mopts reports.ModelOptions, err error) {
+	format = c.String("format")
+	if err = oneOf("format", format, formats...); err != nil {
+		return
+	}
+	if mode, err = renderMode(c); err != nil {
+		return
+	}
+	if show, err = showCount(c); err != nil {
+		return
+	}
+	mopts, err = modelOptions(c)
+	return
 }

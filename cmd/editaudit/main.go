@@ -7,6 +7,9 @@
 // synth, mutate) and maps their errors to the exit codes of DESIGN.md in
 // one place (exitCode). It owns no schema and no output format; the
 // writers are in reports, pages.json in pixeldiff/render.
+//
+// It may import every package of the engine and must not import the test
+// helpers internal/testdoc and synth/synthtest; nothing imports it.
 package main
 
 import (
@@ -63,10 +66,14 @@ const exitHelp = `EXIT CODES:
    2  usage error
    3  the tool could not do its job (renderer missing or crashed beyond retries, I/O error)
    130 cancelled (SIGINT/SIGTERM)
-   An unreadable or corrupt input document is a finding, not exit 3.`
+   An unreadable or corrupt input document is a finding, not exit 3: a document
+   being judged (check FILE, audit EDITED) that is missing, a folder or not a
+   regular file is the fatal finding file.missing, with the normal output. Any
+   other path that names nothing usable (audit ORIGINAL, a render or baseline
+   FILE, a manifest, a run folder) is a usage error, exit 2.`
 
 func newApp(stdout, stderr io.Writer) *cli.App {
-	return &cli.App{
+	app := &cli.App{
 		Name:  "editaudit",
 		Usage: "audit edits of Word, PowerPoint, Excel and Hangul documents",
 		Description: `editaudit judges an edited document against its original: it reports only what
@@ -79,15 +86,51 @@ Typical use:
    editaudit audit original.docx edited.docx  what did the edit break?
    editaudit audit --restore --out rej/ original.docx edited.docx
                                               put the original back if blocked
+   editaudit help audit                       what a command does, its flags
 
 ` + exitHelp,
 		Writer:                 stdout,
 		ErrWriter:              stderr,
-		HideHelpCommand:        true,
+		HideHelpCommand:        true, // help is helpCommand: every command, nested too
+		HideVersion:            true, // --version is runApp's
 		UseShortOptionHandling: true,
-		Commands:               commands(),
-		ExitErrHandler:         func(*cli.Context, error) {}, // Run maps errors to codes
+		Flags: []cli.Flag{
+			cli.HelpFlag, // not added by urfave/cli when a command is named help
+			&cli.BoolFlag{Name: "version", Usage: "print the engine version and the rendering toolchain, then exit"},
+		},
+		Action:         runApp,
+		Commands:       append(commands(), helpCommand()),
+		ExitErrHandler: func(*cli.Context, error) {}, // Run maps errors to codes
+		OnUsageError:   onUsageError,
 	}
+	for _, c := range app.Commands {
+		setUsageErrors(c)
+	}
+	return app
+}
+
+// onUsageError makes a flag that does not parse ("--show abc") a usage
+// error on stderr (exit 2) instead of urfave/cli's help on stdout.
+func onUsageError(_ *cli.Context, err error, _ bool) error {
+	return usageErr("%v", err)
+}
+
+func setUsageErrors(c *cli.Command) {
+	c.OnUsageError = onUsageError
+	for _, s := range c.Subcommands {
+		setUsageErrors(s)
+	}
+}
+
+// runApp is `editaudit` without a command: --version, or the help.
+func runApp(c *cli.Context) error {
+	switch {
+	case c.NArg() > 0:
+		return usageErr("no command %q (see editaudit --help)", c.Args().First())
+	case c.Bool("version"):
+		return printVersion(c.Context, c.App.Writer)
+	}
+	return cli.ShowAppHelp(c)
 }
 
 // commands lists every subcommand; each lives in its own file.
@@ -98,6 +141,7 @@ func commands() []*cli.Command {
 		auditCommand(),
 		baselineCommand(),
 		sanitizeCommand(),
+		synthCommand(),
 		corpusCommand(),
 	}
 }
@@ -144,16 +188,20 @@ func main() {
 	ctx, cancel := context.WithCancel(context.Background())
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	go func() {
-		<-sigs
-		cancel()
-		select {
-		case <-sigs:
-		case <-time.After(stopGrace):
-		}
-		fmt.Fprintln(os.Stderr, "editaudit: stopped without finishing its clean-up (signalled twice, or blocked past the grace period)")
-		os.Exit(exitCancel)
-	}()
+	go watchSignals(sigs, cancel, stopGrace, os.Stderr, os.Exit)
 	code := Run(ctx, os.Args, os.Stdout, os.Stderr)
 	os.Exit(code)
+}
+
+// watchSignals cancels the command at the first signal, and exits (130)
+// at a second one or when grace has passed since the first.
+func watchSignals(sigs <-chan os.Signal, cancel context.CancelFunc, grace time.Duration, stderr io.Writer, exit func(int)) {
+	<-sigs
+	cancel()
+	select {
+	case <-sigs:
+	case <-time.After(grace):
+	}
+	fmt.Fprintln(stderr, "editaudit: stopped without finishing its clean-up (signalled twice, or blocked past the grace period)")
+	exit(exitCancel)
 }

@@ -2,12 +2,12 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/editaudit/editaudit/internal/plural"
 	"github.com/editaudit/editaudit/pixeldiff/render"
 )
 
@@ -65,8 +65,8 @@ func runRender(c *cli.Context) error {
 	default:
 		return oneOf("rasterizer", name, "auto", "pdftoppm", "mutool")
 	}
-	if _, err := os.Stat(path); err != nil {
-		return usageErr("%v", err)
+	if err := inputFile("FILE", path); err != nil {
+		return err
 	}
 	out := c.String("out")
 	if out == "" {
@@ -78,6 +78,6 @@ func runRender(c *cli.Context) error {
 	if err != nil {
 		return toolErr(err)
 	}
-	fmt.Fprintf(c.App.Writer, "%s: %d pages at %d dpi → %s (pages.json; toolchain %s)\n", path, doc.Count, dpi, out, doc.ToolchainKey)
+	fmt.Fprintf(c.App.Writer, "%s: %s at %d dpi → %s (pages.json; toolchain %s)\n", path, plural.Of(doc.Count, "page", "pages"), dpi, out, doc.ToolchainKey)
 	return nil
 }

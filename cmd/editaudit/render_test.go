@@ -70,7 +70,7 @@ func TestRenderCommand(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if pj.Status != "ok" || pj.Count != 1 || len(pj.Pages) != 1 || pj.Toolchain.DPI != 40 || pj.ToolchainKey == "" || !strings.Contains(stdout, "1 pages") {
+		if pj.Status != "ok" || pj.Count != 1 || len(pj.Pages) != 1 || pj.Toolchain.DPI != 40 || pj.ToolchainKey == "" || !strings.Contains(stdout, ": 1 page at") {
 			t.Errorf("%s: pages.json %+v, stdout %q", format, pj, stdout)
 		}
 		p := pj.Pages[0]

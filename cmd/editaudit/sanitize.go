@@ -9,6 +9,7 @@ import (
 
 	"github.com/editaudit/editaudit/formats"
 	"github.com/editaudit/editaudit/internal/fsutil"
+	"github.com/editaudit/editaudit/internal/plural"
 )
 
 func sanitizeCommand() *cli.Command {
@@ -38,6 +39,13 @@ func runSanitize(c *cli.Context) error {
 		return usageErr("sanitize needs IN and OUT")
 	}
 	in, out := c.Args().Get(0), c.Args().Get(1)
+	format := c.String("format")
+	if err := oneOf("format", format, "text", "json"); err != nil {
+		return err
+	}
+	if err := inputFile("IN", in); err != nil {
+		return err
+	}
 	if sameFile(in, out) {
 		return usageErr("OUT must differ from IN: sanitize never modifies its input")
 	}
@@ -54,7 +62,7 @@ func runSanitize(c *cli.Context) error {
 		return toolErr(err)
 	}
 	w := c.App.Writer
-	if c.String("format") == "json" {
+	if format == "json" {
 		if rs == nil {
 			rs = []formats.Removal{}
 		}
@@ -65,6 +73,6 @@ func runSanitize(c *cli.Context) error {
 	for _, r := range rs {
 		fmt.Fprintf(w, "removed %s at %s:%d:%d\n", r.CodePoint, r.Part, r.Line, r.Column)
 	}
-	fmt.Fprintf(w, "%d characters removed; wrote %s\n", len(rs), out)
+	fmt.Fprintf(w, "%s removed; wrote %s\n", plural.Of(len(rs), "character", "characters"), out)
 	return nil
 }

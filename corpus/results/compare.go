@@ -47,6 +47,11 @@ type Comparison struct {
 	// present in both.
 	Rates  []RateChange  `json:"rates"`
 	Groups []GroupChange `json:"groups,omitempty"`
+	// Gates are the --fail-on gates evaluated (Evaluate), in order.
+	Gates []GateResult `json:"gates,omitempty"`
+
+	// sa and sb are the two runs' summaries, for the gates.
+	sa, sb *Summary
 }
 
 // PairChange is how one pair moved from run A to run B.
@@ -169,6 +174,7 @@ func Compare(a, b string) (*Comparison, error) {
 		}
 		return formats.NaturalLess(x.ID, y.ID)
 	})
+	c.sa, c.sb = sa, sb
 	c.Rates = rateChanges(sa.Overall, sb.Overall)
 	gb := map[string]Metrics{}
 	for _, g := range sb.Groups {
@@ -257,49 +263,10 @@ func codeDiff(a, b []string) string {
 }
 
 func rateChanges(a, b Metrics) []RateChange {
-	rc := func(name string, x, y float64) RateChange {
-		return RateChange{Metric: name, A: x, B: y, Delta: RoundRate(y - x)}
+	var out []RateChange
+	for _, d := range MetricsOf(a, b) {
+		x, y := d.Value(a), d.Value(b)
+		out = append(out, RateChange{Metric: d.Name, A: x, B: y, Delta: RoundRate(y - x)})
 	}
-	failRate := func(m Metrics) float64 {
-		if m.Pairs == 0 {
-			return 0
-		}
-		return RoundRate(float64(m.Failed) / float64(m.Pairs))
-	}
-	renderFail := func(m Metrics) float64 {
-		if m.Audited == 0 {
-			return 0
-		}
-		return RoundRate(float64(m.Pages.RenderFailed) / float64(m.Audited))
-	}
-	out := []RateChange{
-		rc("pairs", float64(a.Pairs), float64(b.Pairs)),
-		rc("failed_rate", failRate(a), failRate(b)),
-		rc("blocked_rate", a.BlockedRate, b.BlockedRate),
-		rc("new_error_rate", a.NewErrorRate, b.NewErrorRate),
-		rc("new_warning_rate", a.NewWarningRate, b.NewWarningRate),
-		rc("structure_loss_rate", a.StructureLoss.Rate, b.StructureLoss.Rate),
-	}
-	lossA, lossB := map[string]MetricLoss{}, map[string]MetricLoss{}
-	var names []string
-	for _, l := range a.StructureLoss.Metrics {
-		lossA[l.Metric] = l
-		names = append(names, l.Metric)
-	}
-	for _, l := range b.StructureLoss.Metrics {
-		lossB[l.Metric] = l
-		if _, ok := lossA[l.Metric]; !ok {
-			names = append(names, l.Metric)
-		}
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		out = append(out, rc("loss_rate."+n, lossA[n].Rate, lossB[n].Rate))
-	}
-	out = append(out,
-		rc("pages_changed_mean", a.Pages.Changed.Mean, b.Pages.Changed.Mean),
-		rc("pages_changed_p95", a.Pages.Changed.P95, b.Pages.Changed.P95),
-		rc("render_failure_rate", renderFail(a), renderFail(b)),
-	)
 	return out
 }

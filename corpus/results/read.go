@@ -19,6 +19,7 @@ const maxLine = 256 << 20
 type slimRecord struct {
 	ID       string `json:"id"`
 	Error    string `json:"error"`
+	Blocked  bool   `json:"blocked"`
 	Original struct {
 		SHA256 string `json:"sha256"`
 	} `json:"original"`
@@ -41,6 +42,8 @@ type Line struct {
 	ID  string
 	// Failed: an error line (the pair could not be audited).
 	Failed bool
+	// Blocked: the pair's audit blocked the edit.
+	Blocked bool
 	// Key is the line's resume key.
 	Key Key
 }
@@ -104,7 +107,7 @@ func ScanFile(f io.ReaderAt, name string, fn func(Line) error) (lines int, err e
 			return nil
 		}
 		key := Key{s.Original.SHA256, s.Edited.SHA256, s.ToolchainKey, s.Render, s.Engine}
-		return fn(Line{N: n, Off: off, Raw: line, ID: s.ID, Failed: s.Error != "", Key: key})
+		return fn(Line{N: n, Off: off, Raw: line, ID: s.ID, Failed: s.Error != "", Blocked: s.Blocked, Key: key})
 	})
 	return lines, err
 }

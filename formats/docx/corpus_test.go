@@ -1,9 +1,8 @@
 package docx_test
 
 import (
-	"archive/zip"
 	"context"
-	"io"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -166,24 +165,14 @@ func TestCorpusBrokenDocx(t *testing.T) {
 // readZip returns the entries of a zip file in order.
 func readZip(t *testing.T, path string) (names []string, parts map[string]string) {
 	t.Helper()
-	zr, err := zip.OpenReader(path)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer zr.Close()
 	parts = map[string]string{}
-	for _, f := range zr.File {
-		rc, err := f.Open()
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := io.ReadAll(rc)
-		rc.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		names = append(names, f.Name)
-		parts[f.Name] = string(b)
+	for _, p := range testdoc.Entries(t, data) {
+		names = append(names, p.Name)
+		parts[p.Name] = p.Data
 	}
 	return names, parts
 }

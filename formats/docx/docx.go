@@ -28,6 +28,10 @@
 //     count each text-box paragraph twice. The checks skip them as well;
 //   - every paragraph of a notes or comments part counts, the separator
 //     footnotes Word writes included.
+//
+// It imports formats (and internal packages) only; it must not import
+// formats/inspect, content, pixeldiff, baseline, audit, reports or corpus
+// (formats/inspect wires it; the others judge what it reports).
 package docx
 
 import (

@@ -16,6 +16,10 @@
 // root instead of content.hpf, a missing META-INF/manifest.xml
 // (neolord0/hwpxlib#13), the "none" reference 4294967295. Schema-style
 // findings are never graded above warning.
+//
+// It imports formats (and internal packages) only; it must not import
+// formats/inspect, content, pixeldiff, baseline, audit, reports or corpus
+// (formats/inspect wires it; the others judge what it reports).
 package hwpx
 
 import (

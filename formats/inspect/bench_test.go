@@ -5,20 +5,11 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"syscall"
 	"testing"
 	"time"
-)
 
-// cpuTime is the CPU time this process has used (user and system, all
-// threads, the garbage collector included).
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
+	"github.com/editaudit/editaudit/internal/testdoc"
+)
 
 // BenchmarkInspectTypical inspects three typical real files, one Word, one
 // PowerPoint and one Excel document, from $EDITAUDIT_CORPUS (skips
@@ -37,13 +28,13 @@ func BenchmarkInspectTypical(b *testing.B) {
 		b.Run(filepath.Base(name), func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
-			start := cpuTime()
+			start := testdoc.CPUTime()
 			for i := 0; i < b.N; i++ {
 				if _, err := Bytes(context.Background(), data, name, Options{}); err != nil {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric(float64((cpuTime()-start).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(float64((testdoc.CPUTime()-start).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 		})
 	}
 }
@@ -70,7 +61,7 @@ func BenchmarkCorpus(b *testing.B) {
 	}
 	b.SetBytes(total)
 	per := make([]time.Duration, len(datas))
-	start := cpuTime()
+	start := testdoc.CPUTime()
 	for i := 0; i < b.N; i++ {
 		for j, d := range datas {
 			t0 := time.Now()
@@ -81,7 +72,7 @@ func BenchmarkCorpus(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(len(datas)*b.N)/b.Elapsed().Seconds(), "files/s")
-	b.ReportMetric(float64((cpuTime()-start).Milliseconds())/float64(b.N), "cpu-ms/corpus")
+	b.ReportMetric(float64((testdoc.CPUTime()-start).Milliseconds())/float64(b.N), "cpu-ms/corpus")
 	sorted := append([]time.Duration(nil), per...)
 	sort.Slice(sorted, func(x, y int) bool { return sorted[x] < sorted[y] })
 	b.ReportMetric(float64(sorted[len(sorted)/2].Microseconds())/1000/float64(b.N), "median-ms/file")

@@ -13,6 +13,10 @@
 // slides without a layout). Package-level
 // checks (content types, relationships, XML well-formedness) are the core's
 // (formats.Package.ScanRest) and are not repeated here.
+//
+// It imports formats (and internal packages) only; it must not import
+// formats/inspect, content, pixeldiff, baseline, audit, reports or corpus
+// (formats/inspect wires it; the others judge what it reports).
 package pptx
 
 import (

@@ -228,3 +228,11 @@ var localizedFunctions = map[string]string{
 	"TOPLA": "SUM", "EĞER": "IF", "DÜŞEYARA": "VLOOKUP", "KDYŽ": "IF", "SVYHLEDAT": "VLOOKUP",
 	"SZUM": "SUM", "HA": "IF", "FKERES": "VLOOKUP",
 }
+
+// SpillsArray reports whether formula f (as stored: without "=", with its
+// prefixes) is a call of a function that always returns an array, as its
+// outermost call: what CodeDynamicArray requires dynamic-array metadata
+// for. Writers (synth) use it to add that metadata themselves.
+func SpillsArray(f string) bool {
+	return arrayFunctions[analyze(f, nil).outer]
+}

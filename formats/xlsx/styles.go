@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/editaudit/editaudit/formats"
+	"github.com/editaudit/editaudit/internal/plural"
 )
 
 // Style references. A cell, row or column names its format by index into
@@ -227,7 +228,7 @@ func (in *inspector) styleFinding(k *StyleRefKind, value, part string, at pos, w
 		msg = fmt.Sprintf("%s uses number format %s (%s), which is neither built in (0–163) nor defined in <numFmts>%s; %s", where, value, k.Where, times, effect)
 		fix = fmt.Sprintf("add <numFmt numFmtId=\"%s\" formatCode=\"…\"/> to <numFmts> in %s, or use a built-in id", value, in.styles.part)
 	} else {
-		msg = fmt.Sprintf("%s uses %s=\"%s\", but <%s> in %s holds %d entr%s (indexes 0–%d)%s; %s", where, k.Where, value, k.Space, in.styles.part, size, plural(size, "y", "ies"), size-1, times, effect)
+		msg = fmt.Sprintf("%s uses %s=\"%s\", but <%s> in %s holds %d entr%s (indexes 0–%d)%s; %s", where, k.Where, value, k.Space, in.styles.part, size, plural.Word(size, "y", "ies"), size-1, times, effect)
 		if size == 0 {
 			msg = fmt.Sprintf("%s uses %s=\"%s\", but %s has no <%s> entries%s; %s", where, k.Where, value, in.styles.part, k.Space, times, effect)
 		}
@@ -235,13 +236,6 @@ func (in *inspector) styleFinding(k *StyleRefKind, value, part string, at pos, w
 	}
 	return formats.Finding{Code: CodeStyleUndefined, Grade: k.Grade, Part: part, Line: at.line, Column: at.col, Locator: at.loc,
 		Anchor: fmt.Sprintf("%s %s=%s", where, k.Where, value), Message: msg, Fix: fix}
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // styleUse counts a sheet's references to one undefined index.

@@ -16,6 +16,10 @@
 // scopes, table headers, pivot caches, empty containers and references
 // beyond the grid (model.go: WorkbookRules, ContainerRules). Each check
 // cites its evidence where it is emitted.
+//
+// It imports formats (and internal packages) only; it must not import
+// formats/inspect, content, pixeldiff, baseline, audit, reports or corpus
+// (formats/inspect wires it; the others judge what it reports).
 package xlsx
 
 import (

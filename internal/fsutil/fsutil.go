@@ -1,7 +1,8 @@
 // Package fsutil holds the file operations several packages need done the
-// same careful way: atomic replacement of a file (durable or not), and
-// reading or hashing an input (a regular file only, refused by its stat
-// before any open otherwise; its size checked before it is read). It is internal: it is not part of editaudit's library
+// same careful way: atomic replacement of a file (durable or not), a
+// copy that never overwrites, and reading or hashing an input (a regular
+// file only, refused by its stat before any open otherwise; its size
+// checked before it is read). It is internal: it is not part of editaudit's library
 // API, and it imports no editaudit package.
 package fsutil
 
@@ -87,4 +88,30 @@ func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
 func SHA256File(path string) (string, error) {
 	sum, _, err := HashRegular(path, 0)
 	return sum, err
+}
+
+// CopyFile copies src to a new file dst with perm: dst must not exist
+// (it is never overwritten, nor written through a link), and on any error
+// it is removed. durable fsyncs dst before it is closed.
+func CopyFile(src, dst string, perm os.FileMode, durable bool) error {
+	in, _, err := OpenRegular(src) // a FIFO is refused before it could block the open
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(out, in)
+	if err == nil && durable {
+		err = out.Sync()
+	}
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(dst)
+	}
+	return err
 }

@@ -50,3 +50,33 @@ func TestWriteFileAtomicAndSHA(t *testing.T) {
 		t.Errorf("sha %s %v", sum, err)
 	}
 }
+
+func TestCopyFile(t *testing.T) {
+	dir := t.TempDir()
+	src, dst := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	if err := os.WriteFile(src, []byte("hello"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, durable := range []bool{false, true} {
+		os.Remove(dst)
+		if err := CopyFile(src, dst, 0o600, durable); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(dst)
+		st, _ := os.Stat(dst)
+		if err != nil || string(b) != "hello" || st.Mode().Perm() != 0o600 {
+			t.Errorf("durable %v: %q %v %v", durable, b, st.Mode(), err)
+		}
+	}
+	// Never over an existing file.
+	if err := CopyFile(src, dst, 0o644, false); err == nil {
+		t.Error("copied over an existing file")
+	}
+	// A source that cannot be read leaves nothing behind.
+	if err := CopyFile(dir, filepath.Join(dir, "c"), 0o644, false); err == nil {
+		t.Error("copied a folder")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "c")); !os.IsNotExist(err) {
+		t.Errorf("a failed copy left its target: %v", err)
+	}
+}

@@ -2,7 +2,6 @@ package fsutil
 
 import (
 	"bytes"
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -24,8 +23,10 @@ var (
 	ErrTooLarge = errors.New("file exceeds the size limit")
 )
 
-// kindOf names a file mode's type for a message.
-func kindOf(m fs.FileMode) string {
+// KindOf names what a file that is not a regular file is, for a message:
+// "folder", "named pipe (FIFO)", "socket", "character device", "block
+// device", "special file".
+func KindOf(m fs.FileMode) string {
 	switch {
 	case m.IsDir():
 		return "folder"
@@ -50,7 +51,7 @@ func StatRegular(path string) (os.FileInfo, error) {
 		return nil, err
 	}
 	if !st.Mode().IsRegular() {
-		return nil, &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("%w: it is a %s; refused without opening it", ErrNotRegular, kindOf(st.Mode()))}
+		return nil, &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("%w: it is a %s; refused without opening it", ErrNotRegular, KindOf(st.Mode()))}
 	}
 	return st, nil
 }
@@ -75,7 +76,7 @@ func OpenRegular(path string) (*os.File, os.FileInfo, error) {
 	}
 	if !fst.Mode().IsRegular() || !os.SameFile(st, fst) {
 		f.Close()
-		return nil, nil, &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("%w: it was replaced by a %s while being opened", ErrNotRegular, kindOf(fst.Mode()))}
+		return nil, nil, &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("%w: it was replaced by a %s while being opened", ErrNotRegular, KindOf(fst.Mode()))}
 	}
 	return f, fst, nil
 }
@@ -152,36 +153,4 @@ func HashRegular(path string, max int64) (sum string, size int64, err error) {
 		return "", n, tooLarge(path, n, max)
 	}
 	return hex.EncodeToString(h.Sum(nil)), n, nil
-}
-
-// OpenContext opens path for reading and gives up when ctx ends first: an
-// open of a FIFO without a writer (a manifest given as a named pipe)
-// blocks in the system call, which no signal interrupts from Go. The file
-// is also closed when ctx ends while it is read (a read of a pipe then
-// returns at once); stop ends that watch, and must be called before the
-// caller closes the file itself.
-func OpenContext(ctx context.Context, path string) (f *os.File, stop func() bool, err error) {
-	type opened struct {
-		f   *os.File
-		err error
-	}
-	ch := make(chan opened, 1)
-	go func() {
-		f, err := os.Open(path)
-		ch <- opened{f, err}
-	}()
-	select {
-	case o := <-ch:
-		if o.err != nil {
-			return nil, nil, o.err
-		}
-		return o.f, context.AfterFunc(ctx, func() { o.f.Close() }), nil
-	case <-ctx.Done():
-		go func() { // the open may still complete: close what it gives
-			if o := <-ch; o.f != nil {
-				o.f.Close()
-			}
-		}()
-		return nil, nil, ctx.Err()
-	}
 }

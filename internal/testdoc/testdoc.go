@@ -1,8 +1,10 @@
 // Package testdoc holds what the tests of every package need to build and
 // find documents: zip packages from a map or a list of parts (and read
 // back), a well-formedness check for XML parts, the real corpus folder (a
-// failure under CI when it is missing, a skip elsewhere), and the rule for
-// tools a test needs (LibreOffice, mutool, Chromium).
+// failure under CI when it is missing, a skip elsewhere), the rule for
+// tools a test needs (LibreOffice, mutool, Chromium), and Generated, which
+// keeps a document the code writes (a table in a Markdown file) equal to
+// the code.
 //
 // It is imported by _test.go files only. It must not import any editaudit
 // package: the packages under test import it.
@@ -17,6 +19,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 )
 
@@ -96,19 +99,17 @@ func Pairs(nameContent ...string) []byte {
 	return Zip(ps...)
 }
 
-// Unzip reads every entry of a zip into memory, failing the test when
-// data is not a zip or holds one name twice.
-func Unzip(tb testing.TB, data []byte) map[string][]byte {
+// Entries reads every entry of a zip into memory in the archive's order,
+// as Parts that Zip writes back the same way (a stored entry stays
+// stored), failing the test when data is not a zip.
+func Entries(tb testing.TB, data []byte) []Part {
 	tb.Helper()
 	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
 		tb.Fatalf("not a zip: %v", err)
 	}
-	out := map[string][]byte{}
+	out := make([]Part, 0, len(zr.File))
 	for _, f := range zr.File {
-		if _, dup := out[f.Name]; dup {
-			tb.Errorf("duplicate entry %s", f.Name)
-		}
 		rc, err := f.Open()
 		if err != nil {
 			tb.Fatal(err)
@@ -118,9 +119,53 @@ func Unzip(tb testing.TB, data []byte) map[string][]byte {
 		if err != nil {
 			tb.Fatalf("%s: %v", f.Name, err)
 		}
-		out[f.Name] = b
+		out = append(out, Part{Name: f.Name, Data: string(b), Store: f.Method == zip.Store})
 	}
 	return out
+}
+
+// Unzip reads every entry of a zip into memory, failing the test when
+// data is not a zip or holds one name twice.
+func Unzip(tb testing.TB, data []byte) map[string][]byte {
+	tb.Helper()
+	out := map[string][]byte{}
+	for _, p := range Entries(tb, data) {
+		if _, dup := out[p.Name]; dup {
+			tb.Errorf("duplicate entry %s", p.Name)
+		}
+		out[p.Name] = []byte(p.Data)
+	}
+	return out
+}
+
+// Generated keeps a generated document equal to what the code produces:
+// the text of path between the markers begin and end (the whole file when
+// begin is "") must be want; with update it is rewritten instead (the
+// -update flag of the test that generates it).
+func Generated(tb testing.TB, path, begin, end, want string, update bool) {
+	tb.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil && !(update && begin == "" && os.IsNotExist(err)) {
+		tb.Fatal(err)
+	}
+	doc := string(data)
+	i, j := 0, len(doc)
+	if begin != "" {
+		i, j = strings.Index(doc, begin), strings.Index(doc, end)
+		if i < 0 || j < i {
+			tb.Fatalf("%s lacks the markers %q … %q", path, begin, end)
+		}
+		i += len(begin)
+	}
+	if doc[i:j] == want {
+		return
+	}
+	if !update {
+		tb.Fatalf("%s differs from what the code generates: run the test with -update and review the diff", path)
+	}
+	if err := os.WriteFile(path, []byte(doc[:i]+want+doc[j:]), 0o644); err != nil {
+		tb.Fatal(err)
+	}
 }
 
 // WellFormed parses b with encoding/xml, which rejects malformed markup
@@ -190,29 +235,48 @@ func Tool(tb testing.TB, name string) string {
 	return p
 }
 
-// BuildCLI builds cmd/editaudit (from the module root, found from the
-// test's folder) into tb's temp folder and returns the binary's path, for
-// tests that must run the command as a process: to kill it, to limit its
-// memory, to send it signals.
-func BuildCLI(tb testing.TB) string {
+// Validators returns the folder of the schema and lint checks run by
+// node (tools/validate: SARIF and Kubernetes schemas, the JUnit XSD, the
+// Dockerfile linter, playwright-core), after checking that node and its
+// packages are installed (scripts/setup.sh runs npm ci there); skips, or
+// fails under CI, when they are not.
+func Validators(tb testing.TB) string {
 	tb.Helper()
-	root, err := os.Getwd()
+	Tool(tb, "node")
+	v := filepath.Join(moduleRoot(tb), "tools", "validate")
+	if _, err := os.Stat(filepath.Join(v, "node_modules", "ajv")); err != nil {
+		Missing(tb, "the validators in tools/validate (npm ci --prefix tools/validate)")
+	}
+	return v
+}
+
+// moduleRoot is the folder of go.mod above the test's folder.
+func moduleRoot(tb testing.TB) string {
+	tb.Helper()
+	dir, err := os.Getwd()
 	if err != nil {
 		tb.Fatal(err)
 	}
 	for {
-		if _, err := os.Stat(filepath.Join(root, "go.mod")); err == nil {
-			break
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
 		}
-		parent := filepath.Dir(root)
-		if parent == root {
-			tb.Fatal("no go.mod above the test's folder")
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			tb.Fatal("testdoc: no go.mod above the test's folder")
 		}
-		root = parent
+		dir = parent
 	}
+}
+
+// BuildCLI builds cmd/editaudit into tb's temp folder and returns the
+// binary's path, for tests that must run the command as a process: to
+// kill it, to limit its memory, to send it signals.
+func BuildCLI(tb testing.TB) string {
+	tb.Helper()
 	bin := filepath.Join(tb.TempDir(), "editaudit")
 	cmd := exec.Command("go", "build", "-o", bin, "./cmd/editaudit")
-	cmd.Dir = root
+	cmd.Dir = moduleRoot(tb)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		tb.Fatalf("go build: %v\n%s", err, out)
 	}

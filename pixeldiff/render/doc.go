@@ -8,6 +8,8 @@
 // WriteFolder draws a document into a folder of page images with
 // pages.json (the public schema editaudit.pages/v1, PagesFile).
 //
-// It imports pixeldiff for Raster and the signatures; it must not import
-// formats, baseline, audit, reports or corpus (they import it).
+// It imports pixeldiff for Raster and the signatures, and
+// formats/hwpx/convert to lay out Hangul documents (LibreOffice has no
+// HWPX filter); of formats nothing else: it must not import formats,
+// formats/inspect, baseline, audit, reports or corpus (they import it).
 package render

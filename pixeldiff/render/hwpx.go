@@ -59,3 +59,15 @@ func (r *Renderer) convertPDF(ctx context.Context, docPath string) (converted, e
 	}
 	return converted{pdf: pdf, notice: HWPXNotice, notes: res.Notes}, err
 }
+
+// ConvertPDF converts docPath to PDF as Render does — a Hangul document
+// through editaudit's converter first (HWPXNotice applies to its pages) —
+// without rasterizing it, and returns the PDF's path; the caller removes
+// it. Errors are those of Render's conversion.
+func (r *Renderer) ConvertPDF(ctx context.Context, docPath string) (string, error) {
+	if err := r.ready(); err != nil {
+		return "", err
+	}
+	cv, err := r.convertPDF(ctx, docPath)
+	return cv.pdf, err
+}

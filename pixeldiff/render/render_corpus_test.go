@@ -3,6 +3,7 @@ package render
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -177,9 +178,11 @@ func TestRenderCorpusSample(t *testing.T) {
 
 // TestRenderCorpusAll renders every docx, pptx and xlsx of the real corpus,
 // and the broken ones, through one pool (EDITAUDIT_SLOW=1: several minutes).
-// With EDITAUDIT_RENDER_REPORT=FILE it writes the results as a Markdown
-// table (RENDERING.md quotes it); EDITAUDIT_RENDER_FILTER=a,b keeps only
-// files whose name contains one of the comma-separated strings.
+// With -update it rewrites docs/rendering-corpus.md, the file-by-file table
+// RENDERING.md links to; EDITAUDIT_RENDER_REPORT=FILE writes the same page
+// elsewhere. EDITAUDIT_RENDER_FILTER=a,b keeps only files whose name
+// contains one of the comma-separated strings (then -update is refused: the
+// page lists every file).
 func TestRenderCorpusAll(t *testing.T) {
 	root := testdoc.Corpus(t)
 	if os.Getenv("EDITAUDIT_SLOW") != "1" {
@@ -192,10 +195,17 @@ func TestRenderCorpusAll(t *testing.T) {
 		}
 		files = append(files, cf.path)
 	}
+	filter := os.Getenv("EDITAUDIT_RENDER_FILTER")
+	if *update && filter != "" {
+		t.Fatal("-update with EDITAUDIT_RENDER_FILTER: docs/rendering-corpus.md lists every file")
+	}
 	res := renderCorpus(t, files)
 	checkCorpusResults(t, res)
+	sort.Slice(res, func(i, j int) bool { return res[i].file < res[j].file })
 	var b strings.Builder
 	ok, failed := 0, 0
+	tc, _ := InstalledToolchain(context.Background(), 0)
+	fmt.Fprintf(&b, "%s\nRun of %s: %s.\n\n", corpusReportHead, time.Now().Format("2006-01-02"), tc)
 	b.WriteString("| file | pages | LibreOffice's own export | result |\n|---|---:|---:|---|\n")
 	for _, r := range res {
 		rel, _ := filepath.Rel(root, r.file)
@@ -214,12 +224,26 @@ func TestRenderCorpusAll(t *testing.T) {
 	}
 	fmt.Fprintf(&b, "\n%d files: %d rendered, %d failed with a reason.\n", len(res), ok, failed)
 	t.Log("\n" + b.String())
-	if out := os.Getenv("EDITAUDIT_RENDER_REPORT"); out != "" {
+	out := os.Getenv("EDITAUDIT_RENDER_REPORT")
+	if *update {
+		out = "../../docs/rendering-corpus.md"
+	}
+	if out != "" {
 		if err := os.WriteFile(out, []byte(b.String()), 0o644); err != nil {
 			t.Error(err)
 		}
 	}
 }
+
+// corpusReportHead opens docs/rendering-corpus.md.
+const corpusReportHead = `# Rendering the real corpus, file by file
+
+Written by ` + "`EDITAUDIT_SLOW=1 EDITAUDIT_CORPUS=… go test ./pixeldiff/render -run TestRenderCorpusAll\n-update`" + `: every docx, pptx and xlsx of the real corpus and every non-HWPX file of ` + "`broken/`" + `, through
+one pool, beside LibreOffice's own ` + "`--convert-to pdf`" + ` of the same file. What it shows:
+[RENDERING.md](../RENDERING.md) "Real corpus".
+`
+
+var update = flag.Bool("update", false, "rewrite docs/rendering-corpus.md (with EDITAUDIT_SLOW=1)")
 
 func matchesFilter(path, filter string) bool {
 	if filter == "" {

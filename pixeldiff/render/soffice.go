@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -121,6 +120,10 @@ type Pool struct {
 	tmpDir   string // LibreOffice's TMPDIR
 	template string // initialised profile copied for each worker
 
+	recalcOnce sync.Once
+	recalcTpl  string // template with recalcSettings, made on first use
+	recalcErr  error
+
 	ctx     context.Context // ended by Close
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup // workers
@@ -147,6 +150,7 @@ type Pool struct {
 type job struct {
 	sha     string
 	ext     string
+	target  Target // what it is converted to (PDF: the zero Target)
 	doc     string // first caller's path, for messages
 	staged  string // input copy under stageDir, named by content hash
 	queued  time.Time
@@ -202,6 +206,10 @@ func NewPool(ctx context.Context, opts PoolOptions) (_ *Pool, err error) {
 			os.RemoveAll(root)
 			return nil, fmt.Errorf("render: working folder: %w", err)
 		}
+	}
+	if err := writeFontsConf(p.tmpDir); err != nil {
+		os.RemoveAll(root)
+		return nil, fmt.Errorf("render: working folder: %w", err)
 	}
 	if err := initProfile(ctx, exe, p.template, p.tmpDir, opts.Deadline); err != nil {
 		os.RemoveAll(root)
@@ -306,6 +314,17 @@ func (p *Pool) Stats() PoolStats {
 // LibreOffice runs. Errors: *RenderError (ErrRenderFailed) for a document
 // that cannot be converted, ErrUnsupported, ErrClosed, ctx.Err().
 func (p *Pool) ConvertPDF(ctx context.Context, docPath string) (string, error) {
+	return p.convert(ctx, docPath, pdfTarget)
+}
+
+// ConvertTo converts docPath to target (Exporter): the same batching,
+// deadlines and quarantine as ConvertPDF; one LibreOffice run converts
+// documents of one Target.
+func (p *Pool) ConvertTo(ctx context.Context, docPath string, target Target) (string, error) {
+	return p.convert(ctx, docPath, target)
+}
+
+func (p *Pool) convert(ctx context.Context, docPath string, target Target) (string, error) {
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
@@ -343,6 +362,9 @@ func (p *Pool) ConvertPDF(ctx context.Context, docPath string) (string, error) {
 	}
 	w := &waiter{doc: docPath, ch: make(chan result, 1)}
 	key := sum + ext
+	if target != pdfTarget {
+		key += "|" + target.key()
+	}
 
 	p.mu.Lock()
 	if p.closed {
@@ -371,7 +393,7 @@ func (p *Pool) ConvertPDF(ctx context.Context, docPath string) (string, error) {
 			os.Remove(tmp)
 			return "", fmt.Errorf("render: staging %s: %w", docPath, err)
 		}
-		j := &job{sha: key, ext: ext, doc: docPath, staged: staged, queued: time.Now(), waiters: []*waiter{w}}
+		j := &job{sha: key, ext: ext, target: target, doc: docPath, staged: staged, queued: time.Now(), waiters: []*waiter{w}}
 		p.inflight[key] = j
 		p.queue = append(p.queue, j)
 		p.mu.Unlock()
@@ -457,12 +479,19 @@ func (p *Pool) take(max int) []*job {
 	n := min(max1((len(p.queue)+idle-1)/idle), max, len(p.queue))
 	picked := make([]bool, len(p.queue))
 	batch := make([]*job, 0, n)
+	// One LibreOffice run converts to one Target: that of the oldest job.
+	var target Target
+	if len(p.queue) > 0 {
+		target = p.queue[0].target
+	}
 	for i := 0; i < len(p.queue) && len(batch) < n; i += idle {
-		picked[i] = true
-		batch = append(batch, p.queue[i])
+		if p.queue[i].target == target {
+			picked[i] = true
+			batch = append(batch, p.queue[i])
+		}
 	}
 	for i := 0; i < len(p.queue) && len(batch) < n; i++ {
-		if !picked[i] {
+		if !picked[i] && p.queue[i].target == target {
 			picked[i] = true
 			batch = append(batch, p.queue[i])
 		}
@@ -526,7 +555,7 @@ func (p *Pool) finishLocked(j *job, pdf string, err error) {
 			}
 			continue
 		}
-		dst := filepath.Join(p.pdfDir, fmt.Sprintf("%06d.pdf", p.seq.Add(1)))
+		dst := filepath.Join(p.pdfDir, fmt.Sprintf("%06d.%s", p.seq.Add(1), j.target.ext()))
 		var lerr error
 		if !given {
 			lerr = os.Rename(pdf, dst)
@@ -547,20 +576,6 @@ func (p *Pool) finishLocked(j *job, pdf string, err error) {
 	}
 }
 
-func copyFile(src, dst string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		os.Remove(dst)
-		return err
-	}
-	return out.Close()
-}
+// copyFile copies src to a new private file dst (the pool's working files
+// can be made again: no fsync).
+func copyFile(src, dst string) error { return fsutil.CopyFile(src, dst, 0o600, false) }

@@ -32,7 +32,7 @@ func fileURL(path string) string {
 // Calc Content/Update/Link 1 = LM_NEVER (sc/inc/global.hxx, ScLkUpdMode);
 // MacroSecurityLevel 3 = very high (only signed macros from trusted
 // locations, of which there are none).
-var profileSettings = []struct{ path, name, typ, value string }{
+var profileSettings = []xcuSetting{
 	{"/org.openoffice.Office.Common/Security/Scripting", "MacroSecurityLevel", "xs:int", "3"},
 	{"/org.openoffice.Office.Common/Security/Scripting", "DisableMacrosExecution", "xs:boolean", "true"},
 	{"/org.openoffice.Office.Common/Security/Scripting", "BlockUntrustedRefererLinks", "xs:boolean", "true"},
@@ -67,7 +67,7 @@ func initProfile(ctx context.Context, exe, dir, tmp string, deadline time.Durati
 		return fmt.Errorf("%w: LibreOffice (%s) is installed but failed to start: %v", ErrRendererBroken, exe, last)
 	}
 	xcu := filepath.Join(dir, "user", "registrymodifications.xcu")
-	if err := addSettings(xcu); err != nil {
+	if err := addSettings(xcu, profileSettings); err != nil {
 		return fmt.Errorf("render: profile settings: %w", err)
 	}
 	return nil
@@ -102,11 +102,14 @@ func runInit(ctx context.Context, exe, dir, tmp string, deadline time.Duration) 
 	return err
 }
 
-// addSettings adds profileSettings to a registrymodifications.xcu (creating
-// it when LibreOffice did not).
-func addSettings(xcu string) error {
+// xcuSetting is one configuration value of a LibreOffice profile.
+type xcuSetting struct{ path, name, typ, value string }
+
+// addSettings adds settings to a registrymodifications.xcu (creating it
+// when LibreOffice did not).
+func addSettings(xcu string, settings []xcuSetting) error {
 	var items bytes.Buffer
-	for _, s := range profileSettings {
+	for _, s := range settings {
 		fmt.Fprintf(&items, `<item oor:path="%s"><prop oor:name="%s" oor:op="fuse" oor:type="%s"><value>%s</value></prop></item>`+"\n",
 			s.path, s.name, s.typ, s.value)
 	}

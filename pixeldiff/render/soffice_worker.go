@@ -2,6 +2,7 @@ package render
 
 import (
 	"context"
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"os"
@@ -19,6 +20,7 @@ type worker struct {
 	id      int
 	dir     string
 	profile string // "" until copied
+	recalc  bool   // the profile is a copy of the recalculating template
 	uses    int    // conversions since the profile was copied
 	runs    int
 }
@@ -164,7 +166,7 @@ type outcome struct {
 // every other document is unfinished.
 func (p *Pool) runJobs(w *worker, jobs []*job) []outcome {
 	out := make([]outcome, len(jobs))
-	if err := p.prepareProfile(w); err != nil {
+	if err := p.prepareProfile(w, jobs[0].target.Recalc); err != nil {
 		for i := range out {
 			out[i].err = err
 		}
@@ -202,7 +204,7 @@ func (p *Pool) runJobs(w *worker, jobs []*job) []outcome {
 	}
 
 	for i, j := range jobs {
-		pdf := filepath.Join(outdir, strings.TrimSuffix(filepath.Base(j.staged), j.ext)+".pdf")
+		pdf := filepath.Join(outdir, strings.TrimSuffix(filepath.Base(j.staged), j.ext)+"."+j.target.ext())
 		exists := isNonEmptyFile(pdf)
 		switch {
 		case r.cancelled:
@@ -212,7 +214,7 @@ func (p *Pool) runJobs(w *worker, jobs []*job) []outcome {
 			}
 		case !r.killed && !r.crashed:
 			if exists {
-				out[i].pdf, out[i].err = p.keepPDF(pdf)
+				out[i].pdf, out[i].err = p.keepPDF(pdf, j.target)
 			} else if r.seen[i] {
 				out[i].err = &RenderError{Reason: ReasonNoPDF, Quarantined: true,
 					Detail: "LibreOffice loaded the document but wrote no PDF" + r.stderrNote()}
@@ -222,7 +224,7 @@ func (p *Pool) runJobs(w *worker, jobs []*job) []outcome {
 			}
 		case i < r.reached && exists:
 			// LibreOffice went on to a later document: this one is done.
-			out[i].pdf, out[i].err = p.keepPDF(pdf)
+			out[i].pdf, out[i].err = p.keepPDF(pdf, j.target)
 		default:
 			// The document it was on, those after it, and (to be safe)
 			// earlier ones without a PDF: retried alone.
@@ -232,10 +234,10 @@ func (p *Pool) runJobs(w *worker, jobs []*job) []outcome {
 	return out
 }
 
-// keepPDF moves a finished PDF out of the run's output folder (removed when
-// the run ends) into the pool's PDF folder.
-func (p *Pool) keepPDF(pdf string) (string, error) {
-	dst := filepath.Join(p.pdfDir, fmt.Sprintf("run-%06d.pdf", p.seq.Add(1)))
+// keepPDF moves a finished PDF (or other Target) out of the run's output
+// folder (removed when the run ends) into the pool's PDF folder.
+func (p *Pool) keepPDF(pdf string, t Target) (string, error) {
+	dst := filepath.Join(p.pdfDir, fmt.Sprintf("run-%06d.%s", p.seq.Add(1), t.ext()))
 	if err := os.Rename(pdf, dst); err != nil {
 		return "", fmt.Errorf("render: keeping PDF: %w", err)
 	}
@@ -248,19 +250,33 @@ func isNonEmptyFile(p string) bool {
 }
 
 // prepareProfile gives the worker a fresh copy of the template profile when
-// it has none or has used it RestartAfter times.
-func (p *Pool) prepareProfile(w *worker) error {
-	if w.profile != "" && w.uses < p.opts.RestartAfter {
+// it has none, has used it RestartAfter times, or has the other kind
+// (recalculating or not) than the batch needs.
+func (p *Pool) prepareProfile(w *worker, recalc bool) error {
+	if w.profile != "" && w.uses < p.opts.RestartAfter && w.recalc == recalc {
 		return nil
+	}
+	tpl := p.template
+	if recalc {
+		p.recalcOnce.Do(func() {
+			p.recalcTpl = p.template + "-recalc"
+			if p.recalcErr = copyDir(p.template, p.recalcTpl); p.recalcErr == nil {
+				p.recalcErr = addSettings(filepath.Join(p.recalcTpl, "user", "registrymodifications.xcu"), recalcSettings)
+			}
+		})
+		if p.recalcErr != nil {
+			return fmt.Errorf("render: recalculating profile: %w", p.recalcErr)
+		}
+		tpl = p.recalcTpl
 	}
 	dst := filepath.Join(w.dir, "profile")
 	if err := os.RemoveAll(dst); err != nil {
 		return fmt.Errorf("render: resetting profile: %w", err)
 	}
-	if err := copyDir(p.template, dst); err != nil {
+	if err := copyDir(tpl, dst); err != nil {
 		return fmt.Errorf("render: copying profile: %w", err)
 	}
-	w.profile, w.uses = dst, 0
+	w.profile, w.uses, w.recalc = dst, 0, recalc
 	return nil
 }
 
@@ -381,7 +397,7 @@ func sofficeArgs(profile string) []string {
 func (p *Pool) runSoffice(w *worker, jobs []*job, outdir string) runResult {
 	r := runResult{reached: -1, deadline: p.opts.Deadline, seen: make([]bool, len(jobs))}
 	pw := &progressWriter{index: map[string]int{}, seen: r.seen, last: -1, notify: make(chan struct{}, 1)}
-	args := append(sofficeArgs(w.profile), "--convert-to", "pdf", "--outdir", outdir)
+	args := append(sofficeArgs(w.profile), "--convert-to", jobs[0].target.arg(), "--outdir", outdir)
 	for i, j := range jobs {
 		pw.index[j.staged] = i
 		args = append(args, j.staged)
@@ -530,8 +546,15 @@ func (p *Pool) anyWanted(jobs []*job) bool {
 // only — and, when tmp is not empty, TMPDIR set to tmp: LibreOffice makes a
 // lu*.tmp folder there per process and leaves it behind when killed (and
 // sometimes when not), so the pool points it into its own working folder,
-// which Close removes.
+// which Close removes. When tmp holds the pool's fonts.conf (fontsConf),
+// FONTCONFIG_FILE points at it.
 func sofficeEnv(tmp string) []string {
+	conf := ""
+	if tmp != "" {
+		if st, err := os.Stat(filepath.Join(tmp, fontsConfName)); err == nil && st.Mode().IsRegular() {
+			conf = filepath.Join(tmp, fontsConfName)
+		}
+	}
 	var out []string
 	for _, e := range os.Environ() {
 		k, _, _ := strings.Cut(e, "=")
@@ -540,6 +563,8 @@ func sofficeEnv(tmp string) []string {
 			continue
 		case tmp != "" && k == "TMPDIR":
 			continue
+		case conf != "" && k == "FONTCONFIG_FILE":
+			continue
 		}
 		out = append(out, e)
 	}
@@ -547,7 +572,34 @@ func sofficeEnv(tmp string) []string {
 	if tmp != "" {
 		out = append(out, "TMPDIR="+tmp)
 	}
+	if conf != "" {
+		out = append(out, "FONTCONFIG_FILE="+conf)
+	}
 	return out
+}
+
+// fontsConfName is the fontconfig file the pool writes into its TMPDIR.
+const fontsConfName = "fonts.conf"
+
+// writeFontsConf writes the fontconfig file of LibreOffice's processes
+// into dir: the system's configuration (or the one FONTCONFIG_FILE names),
+// with colour fonts rejected. LibreOffice 7.4 draws a colour bitmap glyph
+// (Noto Color Emoji, CBDT) on screen but leaves it out of an exported PDF,
+// so an emoji came out blank (seen on this project's own renders); without
+// colour fonts it falls back to an outline emoji font (Symbola, installed
+// by scripts/setup.sh) and the emoji is drawn, in black and white.
+// LibreOffice 7.5 exports colour fonts (its release notes); the rule then
+// only costs the colour.
+func writeFontsConf(dir string) error {
+	base := os.Getenv("FONTCONFIG_FILE")
+	if base == "" {
+		base = "/etc/fonts/fonts.conf"
+	}
+	var b strings.Builder
+	b.WriteString(`<?xml version="1.0"?>` + "\n" + `<!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">` + "\n<fontconfig>\n  <include ignore_missing=\"yes\">")
+	_ = xml.EscapeText(&b, []byte(base)) // a strings.Builder does not fail
+	b.WriteString("</include>\n  <selectfont><rejectfont><pattern><patelt name=\"color\"><bool>true</bool></patelt></pattern></rejectfont></selectfont>\n</fontconfig>\n")
+	return os.WriteFile(filepath.Join(dir, fontsConfName), []byte(b.String()), 0o600)
 }
 
 // cleanStderr drops LibreOffice's known harmless noise and keeps the rest

@@ -134,3 +134,18 @@ func FontsHash(ctx context.Context, dirs []string) (string, int, error) {
 	}
 	return hex.EncodeToString(h.Sum(nil)[:8]), len(names), nil
 }
+
+// InstalledToolchain fingerprints what New would render with here, at
+// dpi, without starting LibreOffice as a converter: the LibreOffice on
+// PATH (its --version), the default rasterizer and the fonts. Its Key is
+// the one audits made here carry. A missing LibreOffice is ErrNoRenderer.
+func InstalledToolchain(ctx context.Context, dpi int) (Toolchain, error) {
+	exe, progDir, err := findSoffice("")
+	if err != nil {
+		return Toolchain{}, err
+	}
+	if dpi <= 0 {
+		dpi = DefaultDPI
+	}
+	return ToolchainOf(ctx, &Pool{exe: exe, progDir: progDir}, DefaultRasterizer(), dpi), nil
+}

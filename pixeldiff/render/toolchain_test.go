@@ -2,6 +2,7 @@ package render
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -55,5 +56,28 @@ func TestFontsHash(t *testing.T) {
 	write("a.ttf", 11)
 	if h3, _, _ := FontsHash(ctx, []string{dir}); h3 == h2 {
 		t.Errorf("a font changing size did not change the hash")
+	}
+}
+
+// TestInstalledToolchain: the fingerprint `editaudit --version` prints
+// without starting LibreOffice is the one a started Renderer gives, so its
+// key is the key audits made here carry.
+func TestInstalledToolchain(t *testing.T) {
+	requireSoffice(t)
+	ctx := context.Background()
+	got, err := InstalledToolchain(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := New(ctx, Config{Converter: newTestPool(t, PoolOptions{Workers: 1})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := r.Toolchain(ctx); got != want || got.LibreOffice == "" || got.Fonts == "" {
+		t.Errorf("installed %+v\nrenderer  %+v", got, want)
+	}
+	t.Setenv("PATH", t.TempDir())
+	if _, err := InstalledToolchain(ctx, 0); !errors.Is(err, ErrNoRenderer) {
+		t.Errorf("without LibreOffice: %v", err)
 	}
 }

@@ -3,7 +3,8 @@
 // of other shapes, synthesized by package synth, and a 50-page report.
 //
 // It is imported by _test.go files only (of synth, mutate, corpus and
-// cmd). It imports synth, nothing else of editaudit.
+// cmd). It imports synth, nothing else of editaudit; it must not import
+// the packages whose tests use it (mutate, corpus, cmd).
 package synthtest
 
 import (
@@ -130,4 +131,32 @@ func FiftyPages() *synth.Spec {
 		Footer: []synth.Block{{Paragraph: &synth.Paragraph{Align: "center", Runs: []synth.Run{{Text: "Page "}, {Field: "PAGE"}}}}},
 		Body:   body,
 	}}
+}
+
+// TenThousandRows is a workbook of one 10,000-row sheet: an item, a
+// region, six numbers with a number format and a SUM per row, a table over
+// it all, a chart of the first 50 rows, and a totals sheet.
+func TenThousandRows() *synth.Spec {
+	const n = 10000
+	rows := [][]synth.XCell{{{Kind: "text", Text: "Item"}, {Kind: "text", Text: "Region"},
+		{Kind: "text", Text: "Jan"}, {Kind: "text", Text: "Feb"}, {Kind: "text", Text: "Mar"},
+		{Kind: "text", Text: "Apr"}, {Kind: "text", Text: "May"}, {Kind: "text", Text: "Jun"}, {Kind: "text", Text: "Total"}}}
+	regions := []string{"North", "South", "East", "West"}
+	for r := 2; r <= n; r++ {
+		row := []synth.XCell{{Kind: "text", Text: fmt.Sprintf("Item %05d", r-1)}, {Kind: "text", Text: regions[r%4]}}
+		for m := 0; m < 6; m++ {
+			row = append(row, synth.XCell{Kind: "number", Number: float64((r*37+m*101)%1000) / 4, NumFmt: "#,##0.00"})
+		}
+		row = append(row, synth.XCell{Kind: "formula", Formula: fmt.Sprintf("SUM(C%d:H%d)", r, r)})
+		rows = append(rows, row)
+	}
+	return &synth.Spec{Format: "xlsx", Title: "Ten thousand rows", Xlsx: &synth.XlsxSpec{Sheets: []synth.Sheet{
+		{Name: "Data", Rows: rows, ColWidths: []float64{12, 10, 9, 9, 9, 9, 9, 9, 11},
+			Tables: []synth.XTable{{Name: "Sales", Ref: fmt.Sprintf("A1:I%d", n)}},
+			Charts: []synth.XChart{{Type: "line", Title: "First 50 items", Cell: "K2", Series: []synth.XSeries{{Name: "Data!$I$1", Categories: "Data!$A$2:$A$51", Values: "Data!$I$2:$I$51"}}}}},
+		{Name: "Totals", Rows: [][]synth.XCell{
+			{{Kind: "text", Text: "Grand total"}, {Kind: "formula", Formula: fmt.Sprintf("SUM(Data!I2:I%d)", n)}},
+			{{Kind: "text", Text: "Regions"}, {Kind: "formula", Formula: fmt.Sprintf("UNIQUE(Data!B2:B%d)", n)}},
+		}},
+	}}}
 }

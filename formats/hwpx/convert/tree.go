@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/editaudit/editaudit/formats"
+	"github.com/editaudit/editaudit/internal/ctxio"
 )
 
 // node is one element of a parsed part, or a text node (name == ""). The
@@ -217,7 +218,7 @@ func parsePart(ctx context.Context, p *formats.Package, part string) (*node, str
 	}
 	defer rc.Close()
 	b := &treeBuilder{max: maxNodes}
-	res := formats.ScanXML(part, &ctxReader{ctx: ctx, r: rc}, p.Limits, b)
+	res := formats.ScanXML(part, ctxio.Reader(ctx, rc), p.Limits, b)
 	if err := ctx.Err(); err != nil {
 		return nil, "", err
 	}
@@ -245,16 +246,4 @@ func parsePart(ctx context.Context, p *formats.Package, part string) (*node, str
 		note = fmt.Sprintf("%s has more than %d elements; the rest is not shown", part, maxNodes)
 	}
 	return b.root, note, nil
-}
-
-type ctxReader struct {
-	ctx context.Context
-	r   interface{ Read([]byte) (int, error) }
-}
-
-func (c *ctxReader) Read(b []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.r.Read(b)
 }

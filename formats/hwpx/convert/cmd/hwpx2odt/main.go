@@ -4,6 +4,10 @@
 // pool. It prints one line per file: the sections, notes and timings.
 //
 //	go run ./formats/hwpx/convert/cmd/hwpx2odt -out DIR [-pdf] FILE.hwpx…
+//
+// It imports formats/hwpx/convert; it must not import the rest of the
+// engine (baseline, audit, reports, corpus): it is the converter's own
+// bench tool.
 package main
 
 import (

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -14,45 +15,41 @@ var (
 	xcellType = reflect.TypeFor[XCell]()
 )
 
-// shapeChecker walks generic JSON (decoded with UseNumber) against the spec
-// types, so that an unknown key or a wrong value type is reported with its
-// JSON path. encoding/json's DisallowUnknownFields names the key but not
-// where it is.
-type shapeChecker struct {
-	errs SpecErrors
+// decoder fills the spec types from generic JSON (decoded with UseNumber)
+// by reflection, so that an unknown key or a wrong value type is reported
+// with its JSON path and the rest of the spec is still decoded and checked:
+// the value in error is left at its zero value. encoding/json stops at the
+// first problem and names the key but not where it is.
+type decoder struct {
+	errs errList
 }
 
-func (c *shapeChecker) fail(path, format string, a ...any) {
-	if len(c.errs) < maxSpecErrors {
-		c.errs = append(c.errs, &SpecError{Path: path, Msg: fmt.Sprintf(format, a...)})
-	}
-}
+func (d *decoder) fail(path, format string, a ...any) { d.errs.add(path, 0, format, a...) }
 
-func (c *shapeChecker) full() bool { return len(c.errs) >= maxSpecErrors }
-
-func (c *shapeChecker) check(path string, v any, t reflect.Type, depth int) {
-	if c.full() {
-		return
-	}
+func (d *decoder) decode(path string, v any, rv reflect.Value, depth int) {
 	if depth > maxShapeDepth {
-		c.fail(path, "nested deeper than %d levels", maxShapeDepth)
+		d.fail(path, "nested deeper than %d levels", maxShapeDepth)
 		return
 	}
+	t := rv.Type()
 	if t == xcellType {
-		c.checkXCell(path, v, depth)
+		d.decodeXCell(path, v, rv, depth)
 		return
 	}
 	if t.Kind() == reflect.Pointer {
 		if v == nil {
 			return
 		}
-		t = t.Elem()
+		elem := reflect.New(t.Elem())
+		d.decode(path, v, elem.Elem(), depth)
+		rv.Set(elem)
+		return
 	}
 	switch t.Kind() {
 	case reflect.Struct:
 		obj, ok := v.(map[string]any)
 		if !ok {
-			c.fail(path, "expected an object, found %s", jsonKind(v))
+			d.fail(path, "expected an object, found %s", jsonKind(v))
 			return
 		}
 		fields := jsonFields(t)
@@ -64,10 +61,10 @@ func (c *shapeChecker) check(path string, v any, t reflect.Type, depth int) {
 		for _, k := range keys {
 			f, ok := fields[k]
 			if !ok {
-				c.fail(path+"."+k, "unknown key %q (allowed: %s)", k, strings.Join(sortedKeys(fields), ", "))
+				d.fail(path+"."+k, "unknown key %q (allowed: %s)", k, strings.Join(sortedKeys(fields), ", "))
 				continue
 			}
-			c.check(path+"."+k, obj[k], f.Type, depth+1)
+			d.decode(path+"."+k, obj[k], rv.FieldByIndex(f.Index), depth+1)
 		}
 	case reflect.Slice:
 		if v == nil {
@@ -75,51 +72,83 @@ func (c *shapeChecker) check(path string, v any, t reflect.Type, depth int) {
 		}
 		arr, ok := v.([]any)
 		if !ok {
-			c.fail(path, "expected an array, found %s", jsonKind(v))
+			d.fail(path, "expected an array, found %s", jsonKind(v))
 			return
 		}
+		s := reflect.MakeSlice(t, len(arr), len(arr))
 		for i, e := range arr {
-			c.check(fmt.Sprintf("%s[%d]", path, i), e, t.Elem(), depth+1)
-			if c.full() {
-				return
-			}
+			d.decode(fmt.Sprintf("%s[%d]", path, i), e, s.Index(i), depth+1)
 		}
+		rv.Set(s)
 	case reflect.String:
-		if _, ok := v.(string); !ok {
-			c.fail(path, "expected a string, found %s", jsonKind(v))
+		s, ok := v.(string)
+		if !ok {
+			d.fail(path, "expected a string, found %s", jsonKind(v))
+			return
 		}
+		rv.SetString(s)
 	case reflect.Bool:
-		if _, ok := v.(bool); !ok {
-			c.fail(path, "expected true or false, found %s", jsonKind(v))
+		b, ok := v.(bool)
+		if !ok {
+			d.fail(path, "expected true or false, found %s", jsonKind(v))
+			return
 		}
+		rv.SetBool(b)
 	case reflect.Int:
 		n, ok := v.(json.Number)
 		if !ok {
-			c.fail(path, "expected an integer, found %s", jsonKind(v))
+			d.fail(path, "expected an integer, found %s", jsonKind(v))
 			return
 		}
-		if _, err := n.Int64(); err != nil {
-			c.fail(path, "expected an integer, found %s", n)
+		i, err := strconv.ParseInt(n.String(), 10, 32)
+		if err != nil {
+			d.fail(path, "expected an integer, found %s", n)
+			return
 		}
+		rv.SetInt(i)
 	case reflect.Float64:
-		if _, ok := v.(json.Number); !ok {
-			c.fail(path, "expected a number, found %s", jsonKind(v))
+		n, ok := v.(json.Number)
+		if !ok {
+			d.fail(path, "expected a number, found %s", jsonKind(v))
+			return
 		}
+		f, err := n.Float64()
+		if err != nil {
+			d.fail(path, "the number %s is out of range", n)
+			return
+		}
+		rv.SetFloat(f)
 	default:
-		c.fail(path, "internal: no shape rule for %s", t)
+		d.fail(path, "internal: no decoding rule for %s", t)
 	}
 }
 
-// checkXCell accepts the scalar forms of a worksheet cell or its object form.
-func (c *shapeChecker) checkXCell(path string, v any, depth int) {
-	switch v.(type) {
-	case nil, string, bool, json.Number:
-		return
+// decodeXCell decodes the scalar forms of a worksheet cell or its object
+// form.
+func (d *decoder) decodeXCell(path string, v any, rv reflect.Value, depth int) {
+	x := XCell{}
+	switch v := v.(type) {
+	case nil:
+	case string:
+		x.setString(v)
+	case bool:
+		x.Kind, x.Bool = "bool", v
+	case json.Number:
+		f, err := v.Float64()
+		if err != nil {
+			d.fail(path, "the number %s is out of range", v)
+			return
+		}
+		x.Kind, x.Number = "number", f
 	case map[string]any:
-		c.check(path, v, reflect.TypeFor[xcellObject](), depth)
+		var o xcellObject
+		d.decode(path, v, reflect.ValueOf(&o).Elem(), depth)
+		x.setObject(&o)
 	default:
-		c.fail(path, "expected a cell value (string, number, boolean, null or object), found %s", jsonKind(v))
+		d.fail(path, "expected a cell value (string, number, boolean, null or object), found %s", jsonKind(v))
+		return
 	}
+	rv.Set(reflect.ValueOf(x))
 }
 
 func jsonKind(v any) string {
@@ -219,11 +248,7 @@ func (x *XCell) UnmarshalJSON(b []byte) error {
 		if err := json.Unmarshal(b, &s); err != nil {
 			return err
 		}
-		if f, ok := strings.CutPrefix(s, "="); ok {
-			x.Kind, x.Formula = "formula", f
-		} else {
-			x.Kind, x.Text = "text", s
-		}
+		x.setString(s)
 	case 't', 'f':
 		x.Kind = "bool"
 		return json.Unmarshal(b, &x.Bool)
@@ -234,36 +259,53 @@ func (x *XCell) UnmarshalJSON(b []byte) error {
 		if err := dec.Decode(&o); err != nil {
 			return err
 		}
-		x.Spill, x.Bold, x.NumFmt, x.Fill = o.Spill, o.Bold, o.NumFmt, o.Fill
-		n := 0
-		if o.Text != nil {
-			x.Kind, x.Text = "text", *o.Text
-			n++
-		}
-		if o.Number != nil {
-			x.Kind, x.Number = "number", *o.Number
-			n++
-		}
-		if o.Bool != nil {
-			x.Kind, x.Bool = "bool", *o.Bool
-			n++
-		}
-		if o.Formula != nil {
-			x.Kind, x.Formula = "formula", strings.TrimPrefix(*o.Formula, "=")
-			n++
-		}
-		if o.RawFormula != nil {
-			x.Kind, x.Formula = "rawFormula", *o.RawFormula
-			n++
-		}
-		if n > 1 {
-			x.Kind = "conflict"
-		}
+		x.setObject(&o)
 	default:
 		x.Kind = "number"
 		return json.Unmarshal(b, &x.Number)
 	}
 	return nil
+}
+
+// setString sets the string form: a formula when it starts with "=".
+func (x *XCell) setString(s string) {
+	if f, ok := strings.CutPrefix(s, "="); ok {
+		x.Kind, x.Formula = "formula", f
+	} else {
+		x.Kind, x.Text = "text", s
+	}
+}
+
+// setObject sets the object form; two values make the kind "conflict".
+func (x *XCell) setObject(o *xcellObject) {
+	x.Spill, x.Bold, x.NumFmt, x.Fill = o.Spill, o.Bold, o.NumFmt, o.Fill
+	n := 0
+	if o.Text != nil {
+		x.Kind, x.Text = "text", *o.Text
+		n++
+	}
+	if o.Number != nil {
+		x.Kind, x.Number = "number", *o.Number
+		n++
+	}
+	if o.Bool != nil {
+		x.Kind, x.Bool = "bool", *o.Bool
+		n++
+	}
+	if o.Formula != nil {
+		x.Kind, x.Formula = "formula", strings.TrimPrefix(*o.Formula, "=")
+		n++
+	}
+	if o.RawFormula != nil {
+		x.Kind, x.Formula = "rawFormula", *o.RawFormula
+		n++
+	}
+	switch {
+	case n > 1:
+		x.Kind = "conflict"
+	case n == 0:
+		x.Kind = "novalue"
+	}
 }
 
 // MarshalJSON writes the object form (the scalar forms are shorthand).

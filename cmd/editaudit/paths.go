@@ -6,11 +6,23 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/editaudit/editaudit/formats/inspect"
 	"github.com/editaudit/editaudit/internal/fsutil"
 )
 
-// Where command output goes: --out folders checked up front, reports
-// written atomically, outputs that must not be an input.
+// The paths commands read and write: inputs that must name a file, --out
+// folders checked up front, reports written atomically, outputs that must
+// not be an input.
+
+// inputFile is a usage error (exit 2) unless path names a regular file:
+// the rule for every path argument other than a document being judged
+// (check FILE, audit EDITED), whose absence is the finding file.missing.
+func inputFile(role, path string) error {
+	if err := inspect.Present(path); err != nil {
+		return usageErr("%s: %v", role, err)
+	}
+	return nil
+}
 
 // writableDir makes sure --out exists and can be written, before any work
 // is done, so a read-only or full folder is a clear error up front.
