@@ -29,6 +29,16 @@ var (
 	cliBin  string
 )
 
+// TestMain removes the command built for the attack tests once they are
+// done (it is shared by every test, so no test's TempDir can hold it).
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if cliBin != "" {
+		os.RemoveAll(filepath.Dir(cliBin))
+	}
+	os.Exit(code)
+}
+
 // editauditBin builds the command once for the attack tests, which run it
 // as a process (to kill it, limit its memory, signal it).
 func editauditBin(t *testing.T) string {
