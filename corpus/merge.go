@@ -48,6 +48,10 @@ var (
 	// folder's run.json cannot tell what it holds. The message names each
 	// problem.
 	ErrMergeIncomplete = errors.New("corpus: the run folders are not a complete set")
+	// ErrMergeFolders is returned when the folders given cannot be merged
+	// as asked: the output is also an input, or already holds a finished
+	// merge or run, or an input is not a run folder.
+	ErrMergeFolders = errors.New("corpus: merge")
 )
 
 // mergeMarker marks an output folder a merge is writing: a merge that
@@ -144,7 +148,7 @@ func Merge(out string, runDirs []string, opts MergeOptions) (*MergeStats, error)
 // inputs that are not run folders.
 func checkMergeFolders(out string, runDirs []string) error {
 	if len(runDirs) == 0 {
-		return errors.New("corpus: merge needs at least one run folder")
+		return fmt.Errorf("%w needs at least one run folder", ErrMergeFolders)
 	}
 	absOut, err := filepath.Abs(out)
 	if err != nil {
@@ -157,19 +161,19 @@ func checkMergeFolders(out string, runDirs []string) error {
 			return err
 		}
 		if a == absOut {
-			return fmt.Errorf("corpus: merge: the output folder %s is also an input", out)
+			return fmt.Errorf("%w: the output folder %s is also an input", ErrMergeFolders, out)
 		}
 		if st, err := os.Stat(d); err == nil && outErr == nil && os.SameFile(st, outSt) {
-			return fmt.Errorf("corpus: merge: the output folder %s is the input %s", out, d)
+			return fmt.Errorf("%w: the output folder %s is the input %s", ErrMergeFolders, out, d)
 		}
 		if _, err := os.Stat(filepath.Join(d, results.ResultsFile)); err != nil {
-			return fmt.Errorf("corpus: merge: %s is not a run folder: %w", d, err)
+			return fmt.Errorf("%w: %s is not a run folder: %w", ErrMergeFolders, d, err)
 		}
 	}
 	_, resErr := os.Stat(filepath.Join(out, results.ResultsFile))
 	_, markErr := os.Stat(filepath.Join(out, mergeMarker))
 	if resErr == nil && markErr != nil {
-		return fmt.Errorf("corpus: merge: %s already holds %s; merge into a new folder", out, results.ResultsFile)
+		return fmt.Errorf("%w: %s already holds a finished run or merge (%s); merge into a new folder, or remove it first", ErrMergeFolders, out, results.ResultsFile)
 	}
 	return nil
 }
@@ -268,7 +272,11 @@ func mergeGaps(runDirs []string, infos []*results.RunInfo, counts []int) []strin
 		}
 	}
 	if len(missing) > 0 {
-		gaps = append(gaps, fmt.Sprintf("shard %s of %d missing (no folder given holds it)", strings.Join(missing, ", "), n))
+		what := "shard " + missing[0] + " is"
+		if len(missing) > 1 {
+			what = "shards " + strings.Join(missing, ", ") + " are"
+		}
+		gaps = append(gaps, fmt.Sprintf("%s missing (no folder given holds it)", what))
 	}
 	return gaps
 }

@@ -322,7 +322,8 @@ func TestMergeRefusesIncompleteSets(t *testing.T) {
 		dirs []string
 		want string
 	}{
-		{"2 of 3", shards[:2], "shard 3/3 of 3 missing"},
+		{"2 of 3", shards[:2], "shard 3/3 is missing"},
+		{"1 of 3", shards[:1], "shards 2/3, 3/3 are missing"},
 		{"a shard twice", []string{shards[0], shards[1], shards[2], shards[0]}, "shard 1/3 is in both"},
 		{"unfinished", []string{shards[0], shards[1], unfinished}, "pairs its run selected (unfinished"},
 		{"whole and shards", []string{whole, shards[0]}, "holds every pair, which overlaps"},
@@ -343,8 +344,15 @@ func TestMergeRefusesIncompleteSets(t *testing.T) {
 			t.Errorf("%s with AllowPartial: %+v %v", tc.name, st, err)
 		}
 	}
-	if st, err := Merge(filepath.Join(dir, "all"), shards, MergeOptions{}); err != nil || len(st.Gaps) != 0 || st.Pairs != 15 {
+	all := filepath.Join(dir, "all")
+	if st, err := Merge(all, shards, MergeOptions{}); err != nil || len(st.Gaps) != 0 || st.Pairs != 15 {
 		t.Errorf("the whole set: %+v %v", st, err)
+	}
+	// A finished merge is never merged over, nor is an input the output.
+	for _, out := range []string{all, shards[0]} {
+		if _, err := Merge(out, shards, MergeOptions{}); !errors.Is(err, ErrMergeFolders) {
+			t.Errorf("merge into %s: %v, want ErrMergeFolders", out, err)
+		}
 	}
 }
 

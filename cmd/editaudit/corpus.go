@@ -148,7 +148,7 @@ Example:
 				}
 			}
 			st, err := corpus.Merge(c.String("out"), c.Args().Slice(), corpus.MergeOptions{AllowPartial: c.Bool("allow-partial")})
-			if errors.Is(err, corpus.ErrMergeConflict) || errors.Is(err, corpus.ErrMergeIncomplete) || errors.Is(err, corpus.ErrRunBusy) {
+			if errors.Is(err, corpus.ErrMergeConflict) || errors.Is(err, corpus.ErrMergeIncomplete) || errors.Is(err, corpus.ErrMergeFolders) || errors.Is(err, corpus.ErrRunBusy) {
 				return usageErr("%v", err)
 			}
 			if err != nil {
