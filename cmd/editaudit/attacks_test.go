@@ -306,14 +306,7 @@ func TestAttackMergeKilled(t *testing.T) {
 	dir := t.TempDir()
 	manifest := corpusFixture(t, dir)
 	store := filepath.Join(dir, "store")
-	var shards []string
-	for _, k := range []string{"1/2", "2/2"} {
-		d := filepath.Join(dir, "shard-"+k[:1])
-		if code, out, errs := cliRun(t, "corpus", "run", "--render", "off", "--store", store, "--out", d, "--progress", "none", "--shard", k, manifest); code != exitOK {
-			t.Fatalf("shard %s: exit %d\n%s\n%s", k, code, out, errs)
-		}
-		shards = append(shards, d)
-	}
+	shards := cliShards(t, dir, store, manifest)
 	before := map[string]map[string]string{}
 	for _, d := range shards {
 		before[d] = treeSums(t, d)
