@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/editaudit/editaudit/baseline"
+	"github.com/editaudit/editaudit/content"
 	"github.com/editaudit/editaudit/formats"
 	"github.com/editaudit/editaudit/formats/inspect"
 	"github.com/editaudit/editaudit/internal/fsutil"
@@ -33,11 +34,20 @@ const (
 	RenderOff = "off"
 )
 
+// Content modes (DESIGN.md --content).
+const (
+	// ContentOn compares the text, cells and formatting of the two files
+	// (Result.Content).
+	ContentOn = "on"
+	// ContentOff leaves them out (Result.Content says "off").
+	ContentOff = "off"
+)
+
 // DefaultShow is how many changed pages are shown as before/after images.
 const DefaultShow = 3
 
 // Options tune an audit. The zero value audits without rendering, without
-// a store, writing nothing.
+// a store, writing nothing, and compares content.
 type Options struct {
 	// Render is RenderAuto, RenderOn or RenderOff ("" = off for the
 	// library; the CLI defaults to auto).
@@ -61,6 +71,27 @@ type Options struct {
 	Limits formats.Limits
 	// Compare tunes the page comparison.
 	Compare pixeldiff.CompareOptions
+	// Content is ContentOn or ContentOff. "" is on, for the library as for
+	// the CLI (unlike Render): the content diff needs no renderer and
+	// costs milliseconds for a typical file.
+	Content string
+	// ContentMaxChanges caps Result.Content.Changes
+	// (content.DefaultMaxChanges when 0); the rest are counted.
+	ContentMaxChanges int
+}
+
+// ErrContentMode is returned for an Options.Content other than "", on or
+// off.
+var ErrContentMode = errors.New("audit: Content must be on or off")
+
+func (o Options) contentOn() (bool, error) {
+	switch o.Content {
+	case "", ContentOn:
+		return true, nil
+	case ContentOff:
+		return false, nil
+	}
+	return false, fmt.Errorf("%w, not %q", ErrContentMode, o.Content)
 }
 
 func (o Options) show() int {
@@ -231,6 +262,20 @@ func (d doc) file() string {
 
 // run is the audit behind Files and Reader.
 func run(ctx context.Context, orig, edited doc, opts Options) (*Result, error) {
+	contentOn, err := opts.contentOn()
+	if err != nil {
+		return nil, err
+	}
+	// The content diff reads the same bytes, shares nothing with the rest
+	// and runs beside it (rendering waits on LibreOffice).
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	contentDone := make(chan *content.Result, 1)
+	if contentOn {
+		go func() { contentDone <- diffContent(ctx, orig.data, edited.data, opts) }()
+	} else {
+		contentDone <- content.Off()
+	}
 	renderer, closeR, err := opts.renderer(ctx)
 	var startErr error // with RenderAuto: LibreOffice is installed but cannot start
 	if err != nil {
@@ -305,6 +350,10 @@ func run(ctx context.Context, orig, edited doc, opts Options) (*Result, error) {
 		res.Pages = comparePages(ctx, renderer, snap, ep, opts)
 	}
 	res.Original.Pages, res.Edited.Pages = res.Pages.Before, res.Pages.After
+	res.Content = <-contentDone
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 
 	// Gate: blocked if and only if the edit introduced a fatal finding.
 	res.Blocked = formats.HasFatal(res.NewFindings)
@@ -325,6 +374,28 @@ func run(ctx context.Context, orig, edited doc, opts Options) (*Result, error) {
 	}
 	res.Feedback = Feedback(res, FeedbackOptions{})
 	return res, nil
+}
+
+// diffContent is the content diff of the audit. It never fails the audit
+// (the content diff never blocks): a diff that could not be made is a
+// "partial" result saying why, with no change inferred. A panic is caught
+// here because the diff runs on its own goroutine, where no caller's
+// recover (corpus keeps a batch going past one hostile document) reaches.
+func diffContent(ctx context.Context, orig, edited []byte, opts Options) (r *content.Result) {
+	defer func() {
+		if v := recover(); v != nil {
+			r = contentFailed(fmt.Sprintf("the content diff failed on this input (internal error: %v); no content was compared", v))
+		}
+	}()
+	r, err := content.Bytes(ctx, orig, edited, content.Options{Limits: opts.Limits, MaxChanges: opts.ContentMaxChanges})
+	if err != nil {
+		return contentFailed("the content diff failed: " + err.Error() + "; no content was compared")
+	}
+	return r
+}
+
+func contentFailed(msg string) *content.Result {
+	return &content.Result{Status: content.StatusPartial, Message: msg, Changes: []content.Change{}}
 }
 
 // writeTemp writes data into a new folder dir as the base name of name, so

@@ -80,24 +80,17 @@ func mutateDoc(t *testing.T, kind string, in []byte) []byte {
 	return out
 }
 
-// rewrite returns a copy of the package with one part changed by fn.
+// rewrite returns a copy of the package with one part changed by fn,
+// which must change it.
 func rewrite(t *testing.T, in []byte, part string, fn func(string) string) []byte {
 	t.Helper()
-	parts := testdoc.Entries(t, in)
-	found := false
-	for i, p := range parts {
-		if p.Name == part {
-			nb := fn(p.Data)
-			if nb == p.Data {
-				t.Fatalf("rewrite of %s changed nothing", part)
-			}
-			parts[i].Data, found = nb, true
+	return testdoc.Edit(t, in, map[string]func(string) string{part: func(s string) string {
+		ns := fn(s)
+		if ns == s {
+			t.Fatalf("rewrite of %s changed nothing", part)
 		}
-	}
-	if !found {
-		t.Fatalf("no part %s", part)
-	}
-	return testdoc.Zip(parts...)
+		return ns
+	}})
 }
 
 func write(t *testing.T, dir, name string, b []byte) string {

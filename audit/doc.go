@@ -1,7 +1,8 @@
 // Package audit compares an edited document against the snapshot of its
-// original: new findings only, structure that shrank, pages that changed;
-// it applies the gate (block only on a new fatal finding) and can restore
-// the original atomically. Reader audits documents given by their contents
+// original: new findings only, structure that shrank, content that changed
+// (the content package's diff), pages that changed; it applies the gate
+// (block only on a new fatal finding) and can restore the original
+// atomically. Reader audits documents given by their contents
 // (an upload); Files is the path convenience over it and the only form that
 // restores. StartRenderer turns a --render mode into a Renderer.
 //
@@ -12,6 +13,7 @@
 // (corpus records and the service carry it without any writer) and reports
 // imports audit.
 //
-// It imports formats, formats/inspect, pixeldiff, pixeldiff/render and
-// baseline; it must not import reports, corpus or cmd (they import it).
+// It imports formats, formats/inspect, content (the content diff it runs
+// beside the rest), pixeldiff, pixeldiff/render and baseline; it must not
+// import reports, corpus or cmd (they import it).
 package audit

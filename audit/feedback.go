@@ -45,15 +45,22 @@ type FeedbackOptions struct {
 	// first; the rest are counted in one line that states the cap. 0 means
 	// DefaultMaxFindings.
 	MaxFindings int
-	// MaxChars bounds the text, in characters (runes). Findings are dropped
-	// from the list before anything else is cut, and the cut is stated.
-	// 0 means DefaultMaxChars; values below 200 are raised to 200.
+	// MaxContentChanges is the number of content changes listed one by
+	// one; the rest are counted. 0 means DefaultMaxContentChanges.
+	MaxContentChanges int
+	// MaxChars bounds the text, in characters (runes). Findings and
+	// content changes are dropped from their lists before anything else
+	// is cut, and the cut is stated. 0 means DefaultMaxChars; values below
+	// 200 are raised to 200.
 	MaxChars int
 }
 
 func (o FeedbackOptions) withDefaults() FeedbackOptions {
 	if o.MaxFindings <= 0 {
 		o.MaxFindings = DefaultMaxFindings
+	}
+	if o.MaxContentChanges <= 0 {
+		o.MaxContentChanges = DefaultMaxContentChanges
 	}
 	if o.MaxChars <= 0 {
 		o.MaxChars = DefaultMaxChars
@@ -70,31 +77,61 @@ func (o FeedbackOptions) withDefaults() FeedbackOptions {
 // wrong and how to fix it, fatal first, at most opts.MaxFindings; (3) one
 // line for the original's own problems and one for the problems the edit
 // fixed; (4) every structure metric that shrank, before → after, and where;
-// (5) the pages: changed, inserted, deleted, reflowed, margins-only, which
+// (5) the content the edit changed: counts, then each change with its
+// location (text in redline notation, formatting lost or changed, cells,
+// paragraphs inserted, deleted or moved), at most opts.MaxContentChanges;
+// (6) the pages: changed, inserted, deleted, reflowed, margins-only, which
 // are shown as images and which are only listed, or why pages were not
 // compared. The text is deterministic for the same r and never longer than
-// opts.MaxChars characters; every cap that cuts something is stated. It has
-// no trailing newline.
+// opts.MaxChars characters; every cap that cuts something is stated. The
+// findings and the content changes share what the fixed lines leave: each
+// list gets at least half of it, and whatever the other does not need. It
+// has no trailing newline.
 func Feedback(r *Result, opts FeedbackOptions) string {
 	opts = opts.withDefaults()
 
 	head := fbVerdictLine(r)
-	var tail []string
+	var before, after []string // the fixed lines around the content section
 	if l := fbPreexistingLine(r.Preexisting); l != "" {
-		tail = append(tail, l)
+		before = append(before, l)
 	}
 	if l := fbResolvedLine(r.Resolved); l != "" {
-		tail = append(tail, l)
+		before = append(before, l)
 	}
+	content := r.Content
 	if editMissing(r) {
-		tail = append(tail, "Structure and pages: not compared; there is no edited file to read.")
+		before = append(before, "Structure, content and pages: not compared; there is no edited file to read.")
+		content = nil
 	} else {
-		tail = append(tail, fbStructureLines(r.Structure.Shrunk)...)
-		tail = append(tail, fbPagesLines(&r.Pages)...)
+		before = append(before, fbStructureLines(r.Structure.Shrunk)...)
+		after = fbPagesLines(&r.Pages)
+		// No page changed but the content did (a word in a small title,
+		// speaker notes): say so, lest "none changed" read as "nothing".
+		if c := content; c != nil && len(c.Changes)+c.Truncated > 0 && len(after) == 1 && strings.HasSuffix(after[0], "; none changed.") {
+			after[0] = strings.TrimSuffix(after[0], ".") + " on the rendered pages, although the content did (above)."
+		}
 	}
 
 	fs := append([]formats.Finding(nil), r.NewFindings...)
 	formats.Sort(fs)
+
+	// What the two lists share: the budget minus the fixed lines, the
+	// findings' header and cap line, and the content's counts and cap line
+	// (fbContentLines with no room for a change).
+	format := r.Original.Format
+	if format == "" || format == formats.Unknown {
+		format = r.Edited.Format
+	}
+	shared := opts.MaxChars - fbLinesRunes(append(append([]string{head}, before...), after...)) -
+		fbLinesRunes(fbContentLines(content, format, opts.MaxContentChanges, 0)) - 2*120
+	findingsNeed := 0
+	for i := 0; i < len(fs) && i < opts.MaxFindings; i++ {
+		findingsNeed += fbRunes(fbFindingBlock(i+1, fs[i])) + 1
+	}
+	contentBudget := max(shared-findingsNeed, shared/2, 0)
+	contentLines := fbContentLines(content, format, opts.MaxContentChanges, contentBudget)
+
+	tail := append(append(append([]string(nil), before...), contentLines...), after...)
 	lines := []string{head}
 	if len(fs) == 0 {
 		lines = append(lines, "No new findings.")
@@ -105,6 +142,15 @@ func Feedback(r *Result, opts FeedbackOptions) string {
 	}
 	lines = append(lines, tail...)
 	return fbBound(strings.Join(lines, "\n"), opts.MaxChars)
+}
+
+// fbLinesRunes is the length of lines joined by newlines, plus one.
+func fbLinesRunes(lines []string) int {
+	n := 0
+	for _, l := range lines {
+		n += fbRunes(l) + 1
+	}
+	return n
 }
 
 // fbFindingLines is header and the findings fs (sorted) one block each,

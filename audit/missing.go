@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/editaudit/editaudit/content"
 	"github.com/editaudit/editaudit/formats"
 	"github.com/editaudit/editaudit/formats/inspect"
 )
@@ -16,8 +17,9 @@ import (
 // inspect.Present's reason): an agent's script that exited 0 without
 // saving. It is a normal Result, not an error (DESIGN.md "Gates"): the
 // one new finding is file.missing (fatal), so the edit is blocked; the
-// original is inspected for its counts and its own problems; structure
-// and pages are not compared (nothing can be known of a missing file).
+// original is inspected for its counts and its own problems; structure,
+// content and pages are not compared (nothing can be known of a missing
+// file).
 // With Restore the original is put back at the edited path when that
 // path names nothing at all (a folder or a FIFO there is never replaced).
 func missingEdit(ctx context.Context, orig doc, editedPath string, why error, opts Options) (*Result, error) {
@@ -35,6 +37,7 @@ func missingEdit(ctx context.Context, orig doc, editedPath string, why error, op
 		Preexisting: formats.TallyOf(origRep.Findings),
 		Structure:   Structure{Before: copyCounts(origRep.Counts), After: formats.Counts{}, Shrunk: []Shrink{}},
 		Pages:       Pages{Status: PagesOff, Message: "the edited file is missing; nothing was rendered"},
+		Content:     &content.Result{Status: content.StatusOff, Message: "the edited file is missing; no content was compared", Changes: []content.Change{}},
 		Blocked:     true,
 	}
 	if opts.Restore && errors.Is(why, fs.ErrNotExist) {

@@ -1,15 +1,19 @@
 package audit
 
-import "github.com/editaudit/editaudit/formats"
+import (
+	"github.com/editaudit/editaudit/content"
+	"github.com/editaudit/editaudit/formats"
+)
 
 // Normalized returns a copy of r in the stable JSON shape of
 // editaudit.audit/v1 (DESIGN.md "JSON"), the one rule every writer of the
 // object applies: the list fields (new_findings, resolved,
 // structure.shrunk, pages.changed and their boxes, pages.inserted,
-// pages.deleted, pages.shown) are [] when empty, never null; the counts
-// are {} when absent; an empty schema is Schema and an empty pages.status
-// PagesOff. r is not changed (pages.changed is copied before its boxes
-// are touched); the feedback is left as it is.
+// pages.deleted, pages.shown, content.changes) are [] when empty, never
+// null; the counts are {} when absent; an empty schema is Schema, an
+// empty pages.status PagesOff, and a missing content {"status":"off"}.
+// r is not changed (pages.changed and content are copied before they are
+// touched); the feedback is left as it is.
 func (r *Result) Normalized() *Result {
 	c := *r
 	if c.Schema == "" {
@@ -39,6 +43,16 @@ func (r *Result) Normalized() *Result {
 	c.Pages.Inserted = nonNil(c.Pages.Inserted)
 	c.Pages.Deleted = nonNil(c.Pages.Deleted)
 	c.Pages.Shown = nonNil(c.Pages.Shown)
+	if c.Content == nil {
+		c.Content = &content.Result{Status: content.StatusOff, Changes: []content.Change{}}
+	} else if c.Content.Changes == nil || c.Content.Status == "" {
+		cc := *c.Content
+		cc.Changes = nonNil(cc.Changes)
+		if cc.Status == "" {
+			cc.Status = content.StatusOff
+		}
+		c.Content = &cc
+	}
 	return &c
 }
 

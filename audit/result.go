@@ -2,6 +2,7 @@ package audit
 
 import (
 	"github.com/editaudit/editaudit/baseline"
+	"github.com/editaudit/editaudit/content"
 	"github.com/editaudit/editaudit/formats"
 )
 
@@ -131,6 +132,11 @@ type Result struct {
 	Structure Structure `json:"structure"`
 	// Pages compares rendered pages.
 	Pages Pages `json:"pages"`
+	// Content is the content diff (DESIGN.md "Content diff"): the text,
+	// cells and formatting the edit changed, located. Files and Reader
+	// always set it (status "off" with --content off); Normalized gives a
+	// Result built without it the status "off".
+	Content *content.Result `json:"content"`
 	// Feedback is the model-facing text: Feedback(r, FeedbackOptions{}),
 	// filled in by Files and Reader.
 	Feedback string `json:"feedback"`

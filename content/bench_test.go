@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/editaudit/editaudit/formats/xlsx"
 	"github.com/editaudit/editaudit/internal/testdoc"
 )
 
@@ -88,7 +89,7 @@ func BenchmarkTypical(b *testing.B) {
 			a := corpusBytes(b, c.file)
 			e := a
 			if c.part != "" {
-				e = edit(b, a, map[string]func(string) string{c.part: replacer(b, c.old, c.new)})
+				e = testdoc.Edit(b, a, map[string]func(string) string{c.part: testdoc.Replacer(b, c.old, c.new)})
 			}
 			r := benchDiff(b, a, e)
 			if c.part != "" && len(r.Changes) != 1 {
@@ -102,7 +103,7 @@ func BenchmarkTypical(b *testing.B) {
 // document.xml) against a copy with one word changed.
 func BenchmarkLargestDocx(b *testing.B) {
 	a := corpusBytes(b, "docx/poi_bug65649.docx")
-	e := edit(b, a, map[string]func(string) string{"word/document.xml": func(s string) string {
+	e := testdoc.Edit(b, a, map[string]func(string) string{"word/document.xml": func(s string) string {
 		i := strings.LastIndex(s, "</w:t>")
 		return s[:i] + " amended" + s[i:]
 	}})
@@ -196,7 +197,7 @@ func generatedWorkbook(rows, changed int) []byte {
 			if every > 0 && r%every == 0 && c == 3 && r/every <= changed {
 				v = -1
 			}
-			fmt.Fprintf(&sheet, `<c r="%s%d" s="1"><v>%d</v></c>`, colName(c+2), r, v)
+			fmt.Fprintf(&sheet, `<c r="%s%d" s="1"><v>%d</v></c>`, xlsx.ColName(c+2), r, v)
 		}
 		if r == 1 {
 			fmt.Fprintf(&sheet, `<c r="J1"><f t="shared" ref="J1:J%d" si="0">SUM(B1:I1)</f><v>0</v></c></row>`, rows)

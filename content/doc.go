@@ -4,7 +4,9 @@
 // part, a human "where", its text and its resolved run formatting) and
 // diffs the original's units against the edited file's, reporting what
 // text, cells and formatting the edit changed (Result, marshalled as the
-// "content" object of DESIGN.md), and renders that for a model (Text).
+// "content" object of DESIGN.md). The sentences a model reads about it are
+// audit's (its feedback's Content section), like every other sentence of
+// the feedback.
 //
 // It reads the packages itself, streaming each XML part through the
 // formats package's reader and scanner (zip under limits, no DOM), so a
@@ -68,7 +70,9 @@
 // charts, and cells' borders and alignment; formatting of Excel cells
 // hidden under a merged range.
 //
-// It imports formats and the namespace constants of formats/docx, pptx,
-// xlsx and hwpx only; it must not import audit, reports, pixeldiff,
+// It imports formats and, of formats/docx, pptx, xlsx and hwpx, their
+// namespace constants and what they export about reading a package (Word's
+// story parts and their labels, A1 references, Hangul's reading order),
+// internal/ctxio and internal/plural; it must not import audit, reports, pixeldiff,
 // baseline or corpus (they consume its Result).
 package content

@@ -2,17 +2,12 @@ package content
 
 import (
 	"context"
-	"path"
 	"strconv"
 	"strings"
 
 	"github.com/editaudit/editaudit/formats"
 	"github.com/editaudit/editaudit/formats/docx"
 )
-
-// docxStoryTypes are the relationship types of the main part whose
-// targets hold text besides the body, in reading order.
-var docxStoryTypes = []string{"header", "footer", "footnotes", "endnotes", "comments"}
 
 func isW(e *formats.Element) bool {
 	return e.Name.Space == docx.NSW || e.Name.Space == docx.NSWStrict
@@ -56,29 +51,12 @@ func extractDocx(ctx context.Context, p *formats.Package, x *extraction) error {
 	} else {
 		x.contextParts = append(x.contextParts, "")
 	}
-	parts := []string{p.Entry(p.MainPart).Part}
-	seen := map[string]bool{strings.ToLower(p.MainPart): true}
-	for _, typ := range docxStoryTypes {
-		var group []string
-		for _, r := range rels.ByType(typ) {
-			if r.External || r.Resolved == "" {
-				continue
-			}
-			e := p.Entry(r.Resolved)
-			if e == nil {
-				// A story the relationships name but the package lacks: the
-				// file is broken there, its paragraphs are not "deleted".
-				x.fail(strings.ToLower(r.Resolved), r.Resolved, "the part is missing")
-				continue
-			}
-			if seen[strings.ToLower(e.Part)] {
-				continue
-			}
-			seen[strings.ToLower(e.Part)] = true
-			group = append(group, e.Part)
-		}
-		sortNatural(group)
-		parts = append(parts, group...)
+	parts, missing := docx.StoryParts(p, rels)
+	parts[0] = p.Entry(p.MainPart).Part
+	for _, m := range missing {
+		// A story the relationships name but the package lacks: the file
+		// is broken there, its paragraphs are not "deleted".
+		x.fail(strings.ToLower(m), m, "the part is missing")
 	}
 	stylesSame := x.from != nil && x.formatsUnknown == "" && x.from.xa.formatsUnknown == "" &&
 		x.sameContext(ctx, p, x.from.xa.contextParts, x.contextParts)
@@ -87,7 +65,7 @@ func extractDocx(ctx context.Context, p *formats.Package, x *extraction) error {
 			return err
 		}
 		key := strings.ToLower(part)
-		label := wordPartLabel(p.MainPart, part)
+		label := docx.PartLabel(p.MainPart, part)
 		x.readStory(ctx, p, part, label, stylesSame, func() storyHandler { return newWordHandler(x, st, part, key, label) })
 	}
 	return ctx.Err()
@@ -95,26 +73,6 @@ func extractDocx(ctx context.Context, p *formats.Package, x *extraction) error {
 
 // collected implements storyHandler.
 func (h *wordHandler) collected() []*unit { return h.units }
-
-func sortNatural(s []string) {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && formats.NaturalLess(s[j], s[j-1]); j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
-}
-
-// wordPartLabel names a part in "where" strings the way the structure
-// counts do: "body" for the main part, the file name for a part beside it.
-func wordPartLabel(mainPart, part string) string {
-	if strings.EqualFold(part, mainPart) {
-		return "body"
-	}
-	if strings.EqualFold(formats.Dir(part), formats.Dir(mainPart)) {
-		return path.Base(part)
-	}
-	return part
-}
 
 // Word run properties (ECMA-376 Part 1 §17.3.2), as far as they show.
 const (

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/editaudit/editaudit/internal/plural"
 )
 
 // boolProp and valueProp name the formatting properties compared, in the
@@ -177,13 +179,6 @@ func (d *fmtDiff) lost() bool {
 	return false
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, one)
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
-
 // describe returns the before and after properties and the detail
 // ("3 bold runs became plain; font Arial → Calibri on 2 runs"); one and
 // many name what is counted ("run", "runs").
@@ -200,15 +195,15 @@ func (d *fmtDiff) describe(one, many string) (before, after, detail string) {
 			bs = append(bs, bp.name)
 			as = append(as, "not "+bp.name)
 			if st.lostToPlain {
-				ds = append(ds, fmt.Sprintf("%s became plain", plural(st.lost, bp.name+" "+one, bp.name+" "+many)))
+				ds = append(ds, fmt.Sprintf("%s became plain", plural.Of(st.lost, bp.name+" "+one, bp.name+" "+many)))
 			} else {
-				ds = append(ds, fmt.Sprintf("%s removed from %s", bp.name, plural(st.lost, one, many)))
+				ds = append(ds, fmt.Sprintf("%s removed from %s", bp.name, plural.Of(st.lost, one, many)))
 			}
 		}
 		if st.gained > 0 {
 			bs = append(bs, "not "+bp.name)
 			as = append(as, bp.name)
-			ds = append(ds, fmt.Sprintf("%s added to %s", bp.name, plural(st.gained, one, many)))
+			ds = append(ds, fmt.Sprintf("%s added to %s", bp.name, plural.Of(st.gained, one, many)))
 		}
 	}
 	for k, vp := range valueProps {
@@ -233,7 +228,7 @@ func (d *fmtDiff) describe(one, many string) (before, after, detail string) {
 				trans = append(trans, fmt.Sprintf("%d more", len(keys)-2))
 				break
 			}
-			trans = append(trans, fmt.Sprintf("%s → %s on %s", show(key[0]), show(key[1]), plural(st.counts[key], one, many)))
+			trans = append(trans, fmt.Sprintf("%s → %s on %s", show(key[0]), show(key[1]), plural.Of(st.counts[key], one, many)))
 			if i == 0 {
 				bs = append(bs, vp.name+" "+show(key[0]))
 				as = append(as, vp.name+" "+show(key[1]))

@@ -19,7 +19,6 @@ func checkDiff(t *testing.T, a, b []byte) {
 	if len(r.Changes) > 20 {
 		t.Fatalf("%d changes over the cap", len(r.Changes))
 	}
-	_ = Text(r, TextOptions{})
 	self, err := Bytes(context.Background(), b, b, Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -1,10 +1,7 @@
 package content
 
 import (
-	"archive/zip"
-	"bytes"
 	"context"
-	"io"
 	"os"
 	"regexp"
 	"strings"
@@ -21,75 +18,6 @@ func corpusBytes(t testing.TB, rel string) []byte {
 		t.Fatal(err)
 	}
 	return data
-}
-
-// zipPart is one entry read back from a zip.
-type zipPart struct {
-	name string
-	data string
-}
-
-func readZip(t testing.TB, data []byte) []zipPart {
-	t.Helper()
-	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []zipPart
-	for _, f := range zr.File {
-		rc, err := f.Open()
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := io.ReadAll(rc)
-		rc.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, zipPart{f.Name, string(b)})
-	}
-	return out
-}
-
-// edit returns a copy of the package data with the named parts passed
-// through their functions (deflated, in the original order).
-func edit(t testing.TB, data []byte, edits map[string]func(string) string) []byte {
-	t.Helper()
-	var parts []testdoc.Part
-	done := map[string]bool{}
-	for _, p := range readZip(t, data) {
-		d := p.data
-		if fn, ok := edits[p.name]; ok {
-			d = fn(d)
-			done[p.name] = true
-		}
-		parts = append(parts, testdoc.Part{Name: p.name, Data: d, Store: p.name == "mimetype"})
-	}
-	for name := range edits {
-		if !done[name] {
-			t.Fatalf("the package has no part %s", name)
-		}
-	}
-	return testdoc.Zip(parts...)
-}
-
-// replace replaces old by new in s, which must hold old exactly once.
-func replace(t testing.TB, s, old, new string) string {
-	t.Helper()
-	if n := strings.Count(s, old); n != 1 {
-		t.Fatalf("%q occurs %d times, want once", clip(old, 80), n)
-	}
-	return strings.Replace(s, old, new, 1)
-}
-
-// replacer returns an edit function replacing old by new once.
-func replacer(t testing.TB, pairs ...string) func(string) string {
-	return func(s string) string {
-		for i := 0; i+1 < len(pairs); i += 2 {
-			s = replace(t, s, pairs[i], pairs[i+1])
-		}
-		return s
-	}
 }
 
 func diffBytes(t testing.TB, a, b []byte) *Result {

@@ -2,7 +2,6 @@ package content
 
 import (
 	"context"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -15,25 +14,6 @@ import (
 // their later versions).
 func isHancom(e *formats.Element, local string) bool {
 	return e != nil && e.Name.Local == local && strings.HasPrefix(e.Name.Space, "http://www.hancom.co.kr/hwpml/")
-}
-
-var hwpxSectionName = regexp.MustCompile(`(?i)^contents/section\d+\.xml$`)
-
-// hwpxParts returns the section parts, Contents/section*.xml in natural
-// order, and the header part. Hangul reads the sections content.hpf's spine
-// lists, in its order; in every real file of the corpus that is this
-// order. (formats/hwpx reads the spine but does not export it; reading it
-// again here would copy that code.)
-func hwpxParts(p *formats.Package) (sections []string, header string) {
-	for _, part := range p.PartsUnder("Contents/") {
-		if hwpxSectionName.MatchString(part) {
-			sections = append(sections, part)
-		}
-	}
-	if e := p.Entry(hwpx.DefaultHeader); e != nil {
-		header = e.Part
-	}
-	return sections, header
 }
 
 // hwpxHeader is what the sections' references resolve to.
@@ -112,7 +92,7 @@ func (h *hwpxHeaderHandler) End(e *formats.Element) {
 // extractHwpx reads the paragraphs (table cells, headers, footers, notes
 // and text boxes included) of every section; each section is a story.
 func extractHwpx(ctx context.Context, p *formats.Package, x *extraction) error {
-	sections, header := hwpxParts(p)
+	sections, header := hwpx.ReadingOrder(ctx, p)
 	hd := &hwpxHeader{fonts: map[string]string{}, chars: map[string]Format{}, styles: map[string]string{}}
 	x.contextParts = []string{header}
 	if header == "" {

@@ -233,21 +233,3 @@ func quoteText(s string) string {
 	}
 	return clipMiddle(t, 60)
 }
-
-// redline renders ops as one line: kept text, [-deleted-], {+inserted+},
-// at most max runes.
-func redline(ops []Op, max int) string {
-	var b strings.Builder
-	for _, o := range clipOps(ops) {
-		t := oneLine(o.Text)
-		switch o.Op {
-		case "-":
-			b.WriteString("[-" + t + "-]")
-		case "+":
-			b.WriteString("{+" + t + "+}")
-		default:
-			b.WriteString(t)
-		}
-	}
-	return clipMiddle(b.String(), max)
-}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/editaudit/editaudit/formats"
 	"github.com/editaudit/editaudit/formats/xlsx"
+	"github.com/editaudit/editaudit/internal/plural"
 )
 
 func isSML(e *formats.Element, local string) bool {
@@ -876,7 +877,7 @@ func (d *bookDiff) sheetOnlyIn(ctx context.Context, s *xSheet, added bool) error
 		return err
 	}
 	c := d.c
-	detail := fmt.Sprintf("sheet %s with %s", verb, plural(n, "cell", "cells"))
+	detail := fmt.Sprintf("sheet %s with %s", verb, plural.Of(n, "cell", "cells"))
 	if why != "" {
 		detail = "sheet " + verb + " (its cells could not be read: " + why + ")"
 		n = 0

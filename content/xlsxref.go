@@ -3,12 +3,8 @@ package content
 import (
 	"strconv"
 	"strings"
-)
 
-// Excel's grid (ECMA-376 Part 1 §18.3.1.4: XFD1048576 is the last cell).
-const (
-	maxCol = 16384
-	maxRow = 1048576
+	"github.com/editaudit/editaudit/formats/xlsx"
 )
 
 // refPart is one coordinate of a reference: a row or a column, absolute
@@ -134,7 +130,7 @@ func parseColRef(s string) (refPart, bool) {
 		}
 		p.n = p.n*26 + int(c-'a'+1)
 	}
-	return p, p.n <= maxCol
+	return p, p.n <= xlsx.MaxCol
 }
 
 func parseRowRef(s string) (refPart, bool) {
@@ -151,7 +147,7 @@ func parseRowRef(s string) (refPart, bool) {
 		}
 		p.n = p.n*10 + int(s[i]-'0')
 	}
-	return p, p.n >= 1 && p.n <= maxRow
+	return p, p.n >= 1 && p.n <= xlsx.MaxRow
 }
 
 // parseCellRef parses $A$1, A1, $A1, A$1.
@@ -175,21 +171,8 @@ func parseCellRef(s string) (row, col refPart, ok bool) {
 	return row, col, ok
 }
 
-// colName is the column's letters (1 → A).
-func colName(n int) string {
-	var b [4]byte
-	i := len(b)
-	for n > 0 {
-		n--
-		i--
-		b[i] = byte('A' + n%26)
-		n /= 26
-	}
-	return string(b[i:])
-}
-
 // a1 is a cell's A1 name.
-func a1(row, col int) string { return colName(col) + strconv.Itoa(row) }
+func a1(row, col int) string { return xlsx.A1(col, row) }
 
 // canonicalFormula writes f, the formula of the cell at (row, col), with
 // relative references as offsets (R1C1-like), so that a shared formula's
@@ -217,20 +200,20 @@ func translateFormula(f string, dr, dc int) string {
 		if !p.abs {
 			n += dc
 		}
-		if n < 1 || n > maxCol {
+		if n < 1 || n > xlsx.MaxCol {
 			return "", false
 		}
 		if p.abs {
-			return "$" + colName(n), true
+			return "$" + xlsx.ColName(n), true
 		}
-		return colName(n), true
+		return xlsx.ColName(n), true
 	}
 	moveRow := func(p refPart) (string, bool) {
 		n := p.n
 		if !p.abs {
 			n += dr
 		}
-		if n < 1 || n > maxRow {
+		if n < 1 || n > xlsx.MaxRow {
 			return "", false
 		}
 		if p.abs {
@@ -265,11 +248,8 @@ func translateFormula(f string, dr, dc int) string {
 		})
 }
 
-// parseA1 reads a cell reference attribute ("B4").
+// parseA1 reads a cell reference attribute ("B4"; "$B$4" too).
 func parseA1(s string) (row, col int, ok bool) {
-	r, c, ok := parseCellRef(s)
-	if !ok || r.abs || c.abs {
-		return 0, 0, false
-	}
-	return r.n, c.n, true
+	col, row, ok = xlsx.CellRef(s)
+	return row, col, ok
 }

@@ -42,6 +42,9 @@ type RunOptions struct {
 	Shard Shard
 	// Show is audit.Options.Show: the changed pages drawn per pair.
 	Show int
+	// Content is audit.Options.Content (audit.ContentOn or ContentOff;
+	// "" is on). It is part of each pair's resume key.
+	Content string
 	// Limits bound each inspection; zero means defaults.
 	Limits formats.Limits
 	// Source names the manifest (or the two folders) in run.json.
@@ -54,6 +57,15 @@ type RunOptions struct {
 	// updated (default 2s). Every line is written whole as soon as its
 	// pair is done, so a killed process loses nothing already written.
 	SyncEvery time.Duration
+}
+
+// contentMode is the content mode every pair of the run is audited with:
+// audit.ContentOn unless the options say off.
+func (o RunOptions) contentMode() string {
+	if o.Content == audit.ContentOff {
+		return audit.ContentOff
+	}
+	return audit.ContentOn
 }
 
 // Errors of RunPairs about its folder.
@@ -130,6 +142,11 @@ func NewRenderer(ctx context.Context, mode string) (*render.Renderer, func(), er
 func RunPairs(ctx context.Context, pairs []Pair, opts RunOptions) (*RunStats, error) {
 	if opts.Out == "" {
 		return nil, errors.New("corpus: no output folder")
+	}
+	switch opts.Content {
+	case "", audit.ContentOn, audit.ContentOff:
+	default:
+		return nil, fmt.Errorf("%w, not %q", audit.ErrContentMode, opts.Content)
 	}
 	if err := os.MkdirAll(filepath.Join(opts.Out, results.PairsDir), 0o755); err != nil {
 		return nil, err
@@ -405,7 +422,7 @@ func (r *runner) pair(ctx context.Context, p Pair) (rec *results.Record) {
 		return nil
 	}
 	start := time.Now()
-	rec = &results.Record{ID: p.ID, Group: p.Group, ToolchainKey: r.toolchain, Render: r.opts.Render, Engine: r.engine}
+	rec = &results.Record{ID: p.ID, Group: p.Group, ToolchainKey: r.toolchain, Render: r.opts.Render, Engine: r.engine, ContentMode: r.opts.contentMode()}
 	rec.Schema = audit.Schema
 	rec.Original.Path, rec.Edited.Path = formats.EscapeName(p.Original), formats.EscapeName(p.Edited)
 	defer func() {
@@ -463,7 +480,7 @@ func (r *runner) pair(ctx context.Context, p Pair) (rec *results.Record) {
 	t1 := time.Now()
 	res, err := audit.Files(ctx, p.Original, p.Edited, audit.Options{
 		Render: r.opts.Render, Renderer: r.opts.Renderer, Store: r.opts.Store,
-		Show: r.opts.Show, OutDir: outDir, Limits: r.opts.Limits,
+		Show: r.opts.Show, OutDir: outDir, Limits: r.opts.Limits, Content: r.opts.contentMode(),
 	})
 	t2 := time.Now()
 	if err != nil {
@@ -540,8 +557,8 @@ func interleave(pairs []Pair) []Pair {
 // failedRecord marks rec as not audited, keeping what it knows.
 func failedRecord(rec *results.Record, err error) *results.Record {
 	id, group, o, e := rec.ID, rec.Group, rec.Original, rec.Edited
-	tk, rm, eng, tm := rec.ToolchainKey, rec.Render, rec.Engine, rec.Timings
-	*rec = results.Record{ID: id, Group: group, ToolchainKey: tk, Render: rm, Engine: eng, Timings: tm}
+	tk, rm, eng, cm, tm := rec.ToolchainKey, rec.Render, rec.Engine, rec.ContentMode, rec.Timings
+	*rec = results.Record{ID: id, Group: group, ToolchainKey: tk, Render: rm, Engine: eng, ContentMode: cm, Timings: tm}
 	rec.Schema = audit.Schema
 	rec.Original, rec.Edited = o, e
 	rec.Error = err.Error()

@@ -18,6 +18,7 @@ import (
 
 	"github.com/editaudit/editaudit/audit"
 	"github.com/editaudit/editaudit/baseline"
+	"github.com/editaudit/editaudit/content"
 	"github.com/editaudit/editaudit/corpus/results"
 	"github.com/editaudit/editaudit/formats"
 	"github.com/editaudit/editaudit/internal/testdoc"
@@ -171,6 +172,60 @@ func TestRunRealPairs(t *testing.T) {
 	}
 }
 
+// TestRunContentMode: the content diff is in every line and in the
+// summary; the content mode is part of the resume key (a run resumed with
+// --content off audits every pair again, and keeps them the next time).
+func TestRunContentMode(t *testing.T) {
+	a, err := os.ReadFile(testdoc.CorpusFile(t, "docx/docx4j_sample-docx.docx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	l := newLabelled()
+	orig := filepath.Join(dir, "orig.docx")
+	if err := os.WriteFile(orig, a, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l.add(t, dir, "same", "g", orig, a, nil)
+	l.add(t, dir, "word", "g", orig, testdoc.Edit(t, a, map[string]func(string) string{
+		"word/document.xml": testdoc.Replacer(t, "<w:t>Some text.</w:t>", "<w:t>Some words.</w:t>")}), nil)
+	out := filepath.Join(dir, "run")
+	opts := RunOptions{Out: out, Store: openTestStore(t), Render: audit.RenderOff, Jobs: 1}
+	if _, err := RunPairs(context.Background(), l.pairs, opts); err != nil {
+		t.Fatal(err)
+	}
+	recs := readAll(t, out)
+	if c := recs["word"].Content; c == nil || c.Status != content.StatusOK || len(c.Changes) != 1 || c.Changes[0].Where != "body paragraph 5" || recs["word"].ContentMode != "on" {
+		t.Errorf("word: %+v", recs["word"].Content)
+	}
+	if c := recs["same"].Content; c == nil || c.Status != content.StatusOK || len(c.Changes) != 0 {
+		t.Errorf("same: %+v", recs["same"].Content)
+	}
+	s, err := results.ReadSummary(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := s.Overall.Content; c.Compared != 2 || c.ChangedPairs != 1 || c.ChangedRate != 0.5 || c.Changed != 1 || len(s.Groups) != 1 || s.Groups[0].Content.Compared != 2 {
+		t.Errorf("summary content %+v", c)
+	}
+	opts.Content = audit.ContentOff
+	st, err := RunPairs(context.Background(), l.pairs, opts)
+	if err != nil || st.Skipped != 0 || st.Audited != 2 {
+		t.Fatalf("resumed with content off: %+v %v", st, err)
+	}
+	recs = readAll(t, out)
+	if c := recs["word"].Content; c == nil || c.Status != content.StatusOff || recs["word"].ContentMode != "off" {
+		t.Errorf("word with content off: %+v", c)
+	}
+	if st, err := RunPairs(context.Background(), l.pairs, opts); err != nil || st.Skipped != 2 {
+		t.Errorf("resumed again: %+v %v", st, err)
+	}
+	opts.Content = "yes"
+	if _, err := RunPairs(context.Background(), l.pairs, opts); !errors.Is(err, audit.ErrContentMode) {
+		t.Errorf("content yes: %v", err)
+	}
+}
+
 // checkOutcome asserts the injector's promise on one result line.
 func checkOutcome(t *testing.T, rec *results.Record, exp mutate.Expectation, rendered bool) {
 	t.Helper()
@@ -192,6 +247,14 @@ func checkOutcome(t *testing.T, rec *results.Record, exp mutate.Expectation, ren
 	}
 	if !exp.Blocked && formats.HasFatal(rec.NewFindings) {
 		t.Errorf("%s: a new fatal finding on an edit that must pass: %v", rec.ID, codesOf(rec.NewFindings))
+	}
+	// The content diff ran; an edit promised to change neither pages nor
+	// structure (an unchanged copy, a repacked zip, a library resave)
+	// changes no content either.
+	if c := rec.Content; c == nil || (c.Status != content.StatusOK && c.Status != content.StatusPartial) {
+		t.Errorf("%s: content %+v", rec.ID, c)
+	} else if !exp.Blocked && !exp.PagesChange && len(exp.Shrinks) == 0 && len(c.Changes)+c.Truncated > 0 {
+		t.Errorf("%s: %d content changes on an edit that changes nothing, first %+v", rec.ID, len(c.Changes)+c.Truncated, c.Changes[0])
 	}
 	var shrunk []string
 	for _, s := range rec.Structure.Shrunk {

@@ -73,12 +73,19 @@ func WriteCompareText(w io.Writer, c *results.Comparison, max int) error {
 }
 
 func writeRates(b *strings.Builder, rs []results.RateChange, in string) {
-	fmt.Fprintf(b, "%s%-24s %10s %10s %10s\n", in, "metric", "A", "B", "change")
+	fmt.Fprintf(b, "%s%-28s %10s %10s %10s\n", in, "metric", "A", "B", "change")
 	for _, r := range rs {
-		if strings.HasSuffix(r.Metric, "_rate") || strings.HasPrefix(r.Metric, "loss_rate.") {
-			fmt.Fprintf(b, "%s%-24s %9.1f%% %9.1f%% %+8.1f pt\n", in, r.Metric, r.A*100, r.B*100, r.Delta*100)
+		if isShare(r.Metric) {
+			fmt.Fprintf(b, "%s%-28s %9.1f%% %9.1f%% %+8.1f pt\n", in, r.Metric, r.A*100, r.B*100, r.Delta*100)
 			continue
 		}
-		fmt.Fprintf(b, "%s%-24s %10.4g %10.4g %+10.4g\n", in, r.Metric, r.A, r.B, r.Delta)
+		fmt.Fprintf(b, "%s%-28s %10.4g %10.4g %+10.4g\n", in, r.Metric, r.A, r.B, r.Delta)
 	}
+}
+
+// isShare reports whether a compared metric is a fraction (its MetricDef
+// is a Rate), written as a percentage.
+func isShare(metric string) bool {
+	d, ok := results.LookupMetric(metric)
+	return ok && d.Rate
 }

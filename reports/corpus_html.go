@@ -128,9 +128,9 @@ footer { color:var(--muted); font-size:12px; }
 <section>
 <h2>What was lost and what was found</h2>
 <table>
-<thead><tr><th>group</th><th>structure loss per metric (rate, mean lost, mean share lost)</th><th>top new finding codes (pairs)</th></tr></thead>
+<thead><tr><th>group</th><th>structure loss per metric (rate, mean lost, mean share lost)</th><th>content: pairs changed · share of the original touched (mean / p95) · pairs that lost formatting</th><th>top new finding codes (pairs)</th></tr></thead>
 <tbody>
-{{range .Metrics}}<tr><td>{{.Group}}</td><td>{{losses .StructureLoss.Metrics}}</td><td class="mono">{{codes .TopCodes}}</td></tr>
+{{range .Metrics}}<tr><td>{{.Group}}</td><td>{{losses .StructureLoss.Metrics}}</td><td>{{with .Content}}{{if .Compared}}{{pct .ChangedRate}} ({{.ChangedPairs}}) · {{pct .ChangedShare.Mean}} / {{pct .ChangedShare.P95}} · <span{{if .FormattingLostPairs}} class="warn"{{end}}>{{pct .FormattingLostRate}} ({{.FormattingLostPairs}})</span>{{if .Partial}} · {{.Partial}} compared in part{{end}}{{else}}not compared{{end}}{{end}}</td><td class="mono">{{codes .TopCodes}}</td></tr>
 {{end}}</tbody>
 </table>
 </section>
@@ -146,11 +146,11 @@ footer { color:var(--muted); font-size:12px; }
 </form>
 <noscript><p class="sub">Showing the first {{len .Rows}} of {{.Total}} pairs, by id; filtering, search and paging need JavaScript. Every pair is in results.jsonl.</p></noscript>
 <table id="pairs">
-<thead><tr><th data-c="0" data-k="n">id</th><th data-c="1">group</th><th data-c="2">verdict</th><th data-c="3">format</th><th class="num" data-c="5" data-k="n">new findings</th><th data-c="7">codes</th><th class="num" data-c="8" data-k="n">structure lost</th><th data-c="9">shrunk</th><th data-c="10">pages</th><th class="num" data-c="11" data-k="n">changed</th><th class="num" data-c="12" data-k="n">inserted</th><th class="num" data-c="13" data-k="n">deleted</th><th class="num" data-c="14" data-k="n">ms</th><th>report</th></tr></thead>
+<thead><tr><th data-c="0" data-k="n">id</th><th data-c="1">group</th><th data-c="2">verdict</th><th data-c="3">format</th><th class="num" data-c="5" data-k="n">new findings</th><th data-c="7">codes</th><th class="num" data-c="8" data-k="n">structure lost</th><th data-c="9">shrunk</th><th class="num" data-c="16" data-k="n">content touched</th><th data-c="10">pages</th><th class="num" data-c="11" data-k="n">changed</th><th class="num" data-c="12" data-k="n">inserted</th><th class="num" data-c="13" data-k="n">deleted</th><th class="num" data-c="14" data-k="n">ms</th><th>report</th></tr></thead>
 <tbody>
 {{range .Rows}}<tr><td class="mono">{{.ID}}</td><td>{{.Group}}</td><td><span class="v v-{{.Verdict}}">{{.Verdict}}</span>{{if .Error}}<div class="err">{{.Error}}</div>{{end}}</td><td>{{.Format}}</td>
 <td class="num">{{if .NewFindings.Total}}{{.NewFindings.Total}}{{if .NewFindings.Fatal}} <span class="bad">({{.NewFindings.Fatal}} fatal)</span>{{end}}{{end}}</td>
-<td class="mono">{{.Codes}}</td><td class="num">{{if .Lost}}{{.Lost}}{{end}}</td><td>{{.Shrunk}}</td><td>{{.PagesStatus}}</td>
+<td class="mono">{{.Codes}}</td><td class="num">{{if .Lost}}{{.Lost}}{{end}}</td><td>{{.Shrunk}}</td><td class="num">{{if .ContentCompared}}{{.ContentChanged}}{{if .FormattingLost}} <span class="warn">({{.FormattingLost}} lost formatting)</span>{{end}}{{else}}—{{end}}</td><td>{{.PagesStatus}}</td>
 <td class="num">{{if .Changed}}{{.Changed}}{{end}}</td><td class="num">{{if .Inserted}}{{.Inserted}}{{end}}</td><td class="num">{{if .Deleted}}{{.Deleted}}{{end}}</td>
 <td class="num">{{.TotalMS}}</td><td>{{if .Report}}<a href="{{.Report}}">report</a>{{end}}</td></tr>
 {{end}}</tbody>
@@ -160,8 +160,9 @@ footer { color:var(--muted); font-size:12px; }
 <script>
 (function () {
   // Each row: [id, group, verdict, format, error, findings, fatal, codes,
-  // lost, shrunk, pages, changed, inserted, deleted, ms, report], in id
-  // order (the rank is the id's natural order).
+  // lost, shrunk, pages, changed, inserted, deleted, ms, report, content
+  // touched (-1: not compared), formatting lost], in id order (the rank is
+  // the id's natural order).
   var rows = JSON.parse(document.getElementById("rows").textContent);
   rows.forEach(function (r, i) { r.rank = i; r.hay = [r[0], r[1], r[2], r[3], r[4], r[7], r[9]].join(" ").toLowerCase(); });
   var $ = function (id) { return document.getElementById(id); };
@@ -172,11 +173,15 @@ footer { color:var(--muted); font-size:12px; }
     return String(s).replace(/[&<>"']/g, function (c) { return "&#" + c.charCodeAt(0) + ";"; });
   }
   function opt(n) { return n ? String(n) : ""; }
+  function content(r) {
+    if (r[16] < 0) return "—";
+    return r[16] + (r[17] ? " <span class=\"warn\">(" + r[17] + " lost formatting)</span>" : "");
+  }
   function rowHTML(r) {
     return "<tr><td class=\"mono\">" + esc(r[0]) + "</td><td>" + esc(r[1]) + "</td><td><span class=\"v v-" + esc(r[2]) + "\">" + esc(r[2]) + "</span>" +
       (r[4] ? "<div class=\"err\">" + esc(r[4]) + "</div>" : "") + "</td><td>" + esc(r[3]) + "</td><td class=\"num\">" +
       (r[5] ? r[5] + (r[6] ? " <span class=\"bad\">(" + r[6] + " fatal)</span>" : "") : "") + "</td><td class=\"mono\">" + esc(r[7]) +
-      "</td><td class=\"num\">" + opt(r[8]) + "</td><td>" + esc(r[9]) + "</td><td>" + esc(r[10]) + "</td><td class=\"num\">" + opt(r[11]) +
+      "</td><td class=\"num\">" + opt(r[8]) + "</td><td>" + esc(r[9]) + "</td><td class=\"num\">" + content(r) + "</td><td>" + esc(r[10]) + "</td><td class=\"num\">" + opt(r[11]) +
       "</td><td class=\"num\">" + opt(r[12]) + "</td><td class=\"num\">" + opt(r[13]) + "</td><td class=\"num\">" + r[14] + "</td><td>" +
       (r[15] ? "<a href=\"" + esc(r[15]) + "\">report</a>" : "") + "</td></tr>";
   }

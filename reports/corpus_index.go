@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/editaudit/editaudit/audit"
+	"github.com/editaudit/editaudit/content"
 	"github.com/editaudit/editaudit/corpus/results"
 	"github.com/editaudit/editaudit/formats"
 )
@@ -26,6 +27,11 @@ type IndexRow struct {
 	// metrics.
 	Lost   int
 	Shrunk string
+	// Content: whether it was compared, the original's units the edit
+	// touched, and those that lost formatting.
+	ContentCompared bool
+	ContentChanged  int
+	FormattingLost  int
 	// Format is the edited file's format (the original's when unknown).
 	Format string
 	// Pages: status and changed/inserted/deleted counts.
@@ -76,6 +82,9 @@ func IndexRowOf(r *results.Record) IndexRow {
 		shr = append(shr, fmt.Sprintf("%s %d→%d", s.Metric, s.Before, s.After))
 	}
 	row.Shrunk = strings.Join(shr, ", ")
+	if c := r.Content; c != nil && (c.Status == content.StatusOK || c.Status == content.StatusPartial) {
+		row.ContentCompared, row.ContentChanged, row.FormattingLost = true, c.Summary.Changed, c.Summary.FormattingLost
+	}
 	if r.Pages.Status == audit.PagesOK {
 		row.Changed, row.Inserted, row.Deleted = len(r.Pages.Changed), len(r.Pages.Inserted), len(r.Pages.Deleted)
 	}
@@ -100,8 +109,12 @@ func WriteIndexHTML(w io.Writer, s *results.Summary, rows []IndexRow) error {
 	data := make([][]any, len(sorted))
 	fmts, groups := map[string]bool{}, map[string]bool{}
 	for i, r := range sorted {
+		touched := -1
+		if r.ContentCompared {
+			touched = r.ContentChanged
+		}
 		data[i] = []any{r.ID, r.Group, r.Verdict, r.Format, r.Error, r.NewFindings.Total, r.NewFindings.Fatal, r.Codes,
-			r.Lost, r.Shrunk, r.PagesStatus, r.Changed, r.Inserted, r.Deleted, r.TotalMS, r.Report}
+			r.Lost, r.Shrunk, r.PagesStatus, r.Changed, r.Inserted, r.Deleted, r.TotalMS, r.Report, touched, r.FormattingLost}
 		if r.Format != "" {
 			fmts[r.Format] = true
 		}

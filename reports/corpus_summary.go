@@ -70,6 +70,7 @@ func writeMetricsText(b *strings.Builder, m results.Metrics, in string) {
 	for _, l := range m.StructureLoss.Metrics {
 		fmt.Fprintf(b, "%s  %-18s %5d %-5s  %s  mean −%.4g (%s of it)\n", in, l.Metric, l.Pairs, plural.Word(l.Pairs, "pair", "pairs"), fmtPct(l.Rate), l.MeanLost, fmtPct(l.MeanLossRatio))
 	}
+	writeContentText(b, m.Content, in)
 	p := m.Pages
 	fmt.Fprintf(b, "%spages: %d rendered, %s, %d unsupported, %d not rendered\n", in, p.Rendered, plural.Of(p.RenderFailed, "render failure", "render failures"), p.Unsupported, p.NotRendered)
 	if p.Rendered > 0 {
@@ -100,4 +101,27 @@ func fmtSeconds(s float64) string {
 		return fmt.Sprintf("%.1fmin", s/60)
 	}
 	return fmt.Sprintf("%.1fs", s)
+}
+
+// writeContentText writes the collateral-change metrics of the content
+// diff.
+func writeContentText(b *strings.Builder, c results.ContentMetrics, in string) {
+	if c.Compared == 0 {
+		fmt.Fprintf(b, "%scontent: not compared\n", in)
+		return
+	}
+	fmt.Fprintf(b, "%scontent: %s compared", in, plural.Of(c.Compared, "pair", "pairs"))
+	if c.Partial > 0 {
+		fmt.Fprintf(b, " (%d only in part)", c.Partial)
+	}
+	if c.NotCompared > 0 {
+		fmt.Fprintf(b, ", %d not compared", c.NotCompared)
+	}
+	b.WriteString("\n")
+	fmt.Fprintf(b, "%s  changed          %5d  %s of compared pairs\n", in, c.ChangedPairs, fmtPct(c.ChangedRate))
+	d := c.ChangedShare
+	fmt.Fprintf(b, "%s  share touched    mean %s  p50 %s  p95 %s  max %s  (%d of %s)\n", in,
+		strings.TrimSpace(fmtPct(d.Mean)), strings.TrimSpace(fmtPct(d.P50)), strings.TrimSpace(fmtPct(d.P95)), strings.TrimSpace(fmtPct(d.Max)), c.Changed, plural.Of(c.UnitsBefore, "unit", "units"))
+	fmt.Fprintf(b, "%s  formatting lost  %5d  %s of compared pairs (%s)\n", in, c.FormattingLostPairs, fmtPct(c.FormattingLostRate), plural.Of(c.FormattingLost, "unit", "units"))
+	fmt.Fprintf(b, "%s  text %d, formatting %d, cells %d, inserted %d, deleted %d, moved %d\n", in, c.Text, c.Format, c.Cells, c.Inserted, c.Deleted, c.Moved)
 }

@@ -17,7 +17,8 @@
 // The sentences a model reads (the audit's feedback, the check's, the
 // captions of page images, the budget note) are built by audit; reports
 // lays them out and builds none of its own. The people-facing sentences of
-// SARIF notes and JUnit cases are written here. It imports audit, formats
-// and pixeldiff (to scale page images); it must not import
+// SARIF notes and JUnit cases are written here. It imports audit, content
+// (the kinds of change it lays out), formats and pixeldiff (to scale page
+// images); it must not import
 // pixeldiff/render, baseline, the corpus runner or cmd.
 package reports

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/editaudit/editaudit/audit"
+	"github.com/editaudit/editaudit/content"
 	"github.com/editaudit/editaudit/formats"
 )
 
@@ -58,7 +59,8 @@ func blockedRestored(testing.TB) *audit.Result {
 			Before: formats.Counts{"tables": 5, "rows": 20, "cells": 60, "paragraphs": 80},
 			After:  formats.Counts{"tables": 5, "rows": 20, "cells": 60, "paragraphs": 80},
 		},
-		Pages: audit.Pages{Status: audit.PagesOff, Message: "not asked for (--render off)"},
+		Pages:   audit.Pages{Status: audit.PagesOff, Message: "not asked for (--render off)"},
+		Content: content.Off(),
 	}
 }
 
@@ -105,6 +107,29 @@ func passedShrunkPages(t testing.TB) *audit.Result {
 			NotShown:  []int{9},
 			Toolchain: "LibreOffice 24.2.7.2; pdftoppm 24.02.0; 100 dpi; fonts 3c1f9a0e",
 		},
+		Content: &content.Result{Status: content.StatusOK,
+			Changes: []content.Change{
+				{Kind: content.KindText, Part: "word/document.xml", Where: "body paragraph 12",
+					Before: "The Supplier shall deliver the goods within 30 days of the order.",
+					After:  "The Supplier shall deliver the goods within 45 days of the order <b>.",
+					Detail: `replaced "30" with "45"; inserted "<b>"`,
+					Diff: []content.Op{{Op: "=", Text: "…Supplier shall deliver the goods within "}, {Op: "-", Text: "30"}, {Op: "+", Text: "45"},
+						{Op: "=", Text: " days of the order"}, {Op: "+", Text: " <b>"}, {Op: "=", Text: "."}}},
+				{Kind: content.KindFormat, Part: "word/document.xml", Where: "body table 2, row 12, cell 2, paragraph 4",
+					Before: "bold; font Comic Sans MS", After: "not bold; font Times New Roman",
+					Detail: "3 bold runs became plain; font Comic Sans MS → Times New Roman on 4 runs",
+					Text:   "Regulatory Action Level (AL): The concentration of a contaminant which, if exceeded, triggers treatment", Lost: true},
+				{Kind: content.KindDeleted, Part: "word/document.xml", Where: "body paragraph 20", Before: "This clause survives termination."},
+				{Kind: content.KindInserted, Part: "word/document.xml", Where: "body paragraph 21", After: "Either party may terminate with 60 days' notice."},
+				{Kind: content.KindMoved, Part: "word/document.xml", Where: "body paragraph 3", From: "body paragraph 40",
+					Before: "Definitions", After: "Definitions", Detail: "moved from body paragraph 40"},
+				{Kind: content.KindText, Part: "word/footer1.xml", Where: "footer1.xml paragraph 1", Before: "Draft", After: "Final",
+					Detail: `replaced "Draft" with "Final"`, Diff: []content.Op{{Op: "-", Text: "Draft"}, {Op: "+", Text: "Final"}}},
+			},
+			Summary: content.Summary{UnitsBefore: 80, UnitsAfter: 86, Unchanged: 75, Changed: 5, Text: 3, Format: 1,
+				Inserted: 7, Deleted: 1, Moved: 1, FormattingLost: 1, ChangedShare: 0.0625},
+			Truncated: 6,
+		},
 	}
 }
 
@@ -127,6 +152,18 @@ func pagesFailed(testing.TB) *audit.Result {
 		},
 		Pages: audit.Pages{Status: audit.PagesFailed,
 			Message: "LibreOffice crashed converting the edited file (signal 11) after 2 retries"},
+		Content: &content.Result{Status: content.StatusOK,
+			Changes: []content.Change{
+				{Kind: content.KindText, Part: "xl/workbook.xml", Where: "sheet 'Prices'", Before: "Prices", After: "Price list", Detail: "sheet renamed"},
+				{Kind: content.KindCell, Part: "xl/worksheets/sheet2.xml", Where: "'Price list'!C14", Before: "=VLOOKUP(A2,Prices!A:B,2)", After: "=XLOOKUP(A2,Prices!A:A,Prices!B:B)", Detail: "formula changed"},
+				{Kind: content.KindCell, Part: "xl/worksheets/sheet2.xml", Where: "'Price list'!D14", Before: "12.5", After: "12.50", Detail: "type number → text"},
+				{Kind: content.KindFormat, Part: "xl/worksheets/sheet2.xml", Where: "'Price list'!D15", Before: `number format "$"#,##0.00`, After: "number format General",
+					Detail: `number format "$"#,##0.00 → General on 1 cell`, Text: "2500"},
+				{Kind: content.KindInserted, Part: "xl/worksheets/sheet3.xml", Where: "sheet 'Notes'", After: "Notes", Detail: "sheet added with 4 cells"},
+			},
+			Summary: content.Summary{UnitsBefore: 412, UnitsAfter: 416, Unchanged: 409, Changed: 3, Text: 1, Format: 1, Cells: 2,
+				Inserted: 4, ChangedShare: 0.0073, SheetsAdded: 1, SheetsRenamed: 1},
+		},
 	}
 }
 
@@ -170,6 +207,12 @@ func manyFindings(testing.TB) *audit.Result {
 			Shrunk: []audit.Shrink{{Metric: "paragraphs", Before: 120, After: 118}},
 		},
 		Pages: audit.Pages{Status: audit.PagesUnsupported, Message: "LibreOffice cannot open .hwpx files"},
+		Content: &content.Result{Status: content.StatusPartial,
+			Message: "Contents/section2.xml did not parse in the edited file (XML syntax error on line 2: unexpected EOF); it was left out on both sides",
+			Changes: []content.Change{{Kind: content.KindText, Part: "Contents/section0.xml", Where: "section 1, table 1, row 3, cell 1",
+				Before: "5", After: "50", Detail: `replaced "5" with "50"`, Diff: []content.Op{{Op: "-", Text: "5"}, {Op: "+", Text: "50"}}}},
+			Summary: content.Summary{UnitsBefore: 80, UnitsAfter: 80, Unchanged: 79, Changed: 1, Text: 1, ChangedShare: 0.0125},
+		},
 	}
 }
 

@@ -27,6 +27,9 @@ type HTMLOptions struct {
 	Version string
 	// MaxFindings caps the findings table (0: DefaultHTMLMaxFindings).
 	MaxFindings int
+	// MaxContentChanges caps the content redline (0:
+	// DefaultHTMLMaxContentChanges).
+	MaxContentChanges int
 }
 
 // WriteHTML writes r as one self-contained HTML file (`--format html`): no
@@ -35,7 +38,8 @@ type HTMLOptions struct {
 // relative to the output folder). It holds the verdict banner, the new
 // findings with grade, part, line:column, locator, message and fix, the
 // original's problems in one line, the structure table with shrunk metrics
-// highlighted, the pages summary with the before/after composites, the
+// highlighted, the content changes as a redline per location (deletions
+// struck, insertions underlined; at most MaxContentChanges), the pages summary with the before/after composites, the
 // model feedback and the toolchain. Byte-stable for the same inputs.
 func WriteHTML(w io.Writer, r *audit.Result, opts HTMLOptions) error {
 	return htmlTemplate.Execute(w, auditView(r, opts))
@@ -82,6 +86,7 @@ type view struct {
 	// resolved).
 	Notes     []string
 	Structure structureView
+	Content   contentView
 	Pages     pagesView
 	Feedback  string
 	// FeedbackNote names the output formats that carry Feedback.
@@ -206,7 +211,11 @@ func auditView(r *audit.Result, opts HTMLOptions) view {
 		st = tileView{Label: "Structure shrunk", Value: "–", Note: "not compared", Class: "neutral"}
 		pt.Note = "no edited file"
 	}
-	v.Tiles = []tileView{nf, pre, st, pt}
+	v.Tiles = []tileView{nf, pre, st}
+	if ct, ok := contentTile(r); ok {
+		v.Tiles = append(v.Tiles, ct)
+	}
+	v.Tiles = append(v.Tiles, pt)
 
 	v.Findings = findingsOf(fs, opts.MaxFindings, "New findings", "The edit introduced no findings.")
 	if n := r.Preexisting.Total; n > 0 {
@@ -222,6 +231,10 @@ func auditView(r *audit.Result, opts HTMLOptions) view {
 	}
 
 	v.Structure = structureOf(&r.Structure)
+	if opts.MaxContentChanges <= 0 {
+		opts.MaxContentChanges = DefaultHTMLMaxContentChanges
+	}
+	v.Content = contentOf(r, opts.MaxContentChanges)
 	v.Pages = pagesOf(r)
 	if missing {
 		v.Structure = countsView("Structure of the original", r.Structure.Before)

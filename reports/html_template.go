@@ -106,6 +106,21 @@ figure .missing { color: var(--muted); padding: 24px; }
 details > summary { cursor: pointer; font-weight: 600; font-size: 16px; }
 pre.feedback { font-family: var(--mono); font-size: 12px; line-height: 1.55; white-space: pre-wrap; word-break: break-word;
   background: var(--bg); border: 1px solid var(--line); border-radius: 6px; padding: 12px 14px; margin: 12px 0 0; }
+.rl { white-space: pre-wrap; word-break: break-word; }
+.rl del { background: var(--red-bg); color: var(--red-ink); text-decoration: line-through; text-decoration-thickness: 1px; border-radius: 2px; padding: 0 1px; }
+.rl ins { background: var(--green-bg); color: var(--green-ink); text-decoration: underline; text-underline-offset: 2px; border-radius: 2px; padding: 0 1px; }
+.rl .arrow { color: var(--faint); margin: 0 6px; }
+.rl .quote { color: var(--muted); display: block; margin-top: 2px; }
+.detail { color: var(--muted); font-size: 12px; margin-top: 2px; }
+.k-text, .k-cell { background: var(--blue-bg); border-color: var(--blue-line); color: var(--blue-ink); }
+.k-format { background: var(--soft); border-color: var(--line); color: var(--muted); }
+.k-inserted { background: var(--green-bg); border-color: var(--green-line); color: var(--green-ink); }
+.k-deleted { background: var(--red-bg); border-color: var(--red-line); color: var(--red-ink); }
+.k-moved { background: var(--soft); border-color: var(--line); color: var(--fg); }
+tr.lost td { background: #fffbe6; }
+tr.lost td:first-child { box-shadow: inset 3px 0 0 #d4a72c; }
+tr.lost .k-format { background: var(--amber-bg); border-color: var(--amber-line); color: var(--amber-ink); }
+.loc .from { display: block; color: var(--muted); font-size: 12px; }
 footer { color: var(--faint); font-size: 12px; text-align: center; margin-top: 8px; }
 footer span + span::before { content: "·"; margin: 0 8px; }
 @media print { html { background: #fff; } section.card, .tile, figure { break-inside: avoid; } }
@@ -189,6 +204,49 @@ footer span + span::before { content: "·"; margin: 0 8px; }
   </table>
   {{- if .Structure.Note}}
   <p class="note">{{.Structure.Note}}</p>
+  {{- end}}
+</section>
+{{- end}}
+
+{{- if .Content.Show}}
+<section class="card" id="content">
+  <h2>Content{{if .Content.Rows}} <span class="count">{{len .Content.Rows}} shown</span>{{end}}</h2>
+  {{- if .Content.Notice}}
+  <p class="notice {{.Content.NoticeClass}}">{{.Content.Notice}}</p>
+  {{- end}}
+  {{- if .Content.Summary}}
+  <dl class="summary">
+  {{- range .Content.Summary}}
+    <dt>{{index . 0}}</dt><dd>{{index . 1}}</dd>
+  {{- end}}
+  </dl>
+  {{- end}}
+  {{- if .Content.Rows}}
+  <p class="legend">Redline: <span class="rl"><del>deleted</del> <ins>inserted</ins></span>; numbers count the edited file's paragraphs (the original's for a deletion).</p>
+  <table>
+    <thead><tr><th style="width:130px">Change</th><th style="width:300px">Where</th><th>What changed</th></tr></thead>
+    <tbody>
+    {{- range .Content.Rows}}
+      <tr{{if .Lost}} class="lost"{{end}}>
+        <td><span class="badge k-{{.KindClass}}">{{.Kind}}</span></td>
+        <td class="loc"><span class="where">{{.Where}}</span>{{if .From}}<span class="from">from {{.From}}</span>{{end}}<span class="xpath mono">{{.Part}}</span></td>
+        <td><div class="rl">
+          {{- if .Pieces}}{{range .Pieces}}{{if eq .Op "-"}}<del>{{.Text}}</del>{{else if eq .Op "+"}}<ins>{{.Text}}</ins>{{else}}{{.Text}}{{end}}{{end}}
+          {{- else if .Arrow}}<del>{{.Before}}</del><span class="arrow">→</span><ins>{{.After}}</ins>
+          {{- else if .After}}<ins>{{.After}}</ins>
+          {{- else if .Before}}<del>{{.Before}}</del>
+          {{- end}}
+          {{- if .Text}}<span class="quote">“{{.Text}}”</span>{{end}}</div>
+          {{- if .Detail}}<div class="detail">{{.Detail}}</div>{{end}}</td>
+      </tr>
+    {{- end}}
+    </tbody>
+  </table>
+  {{- else if .Content.Empty}}
+  <p class="empty">{{.Content.Empty}}</p>
+  {{- end}}
+  {{- if .Content.Cut}}
+  <p class="cut">{{.Content.Cut}}</p>
   {{- end}}
 </section>
 {{- end}}

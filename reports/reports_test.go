@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/editaudit/editaudit/audit"
+	"github.com/editaudit/editaudit/content"
 	"github.com/editaudit/editaudit/formats"
 	"github.com/editaudit/editaudit/internal/testdoc"
 )
@@ -379,6 +380,8 @@ func checkSARIF(t *testing.T, data []byte, r *audit.Result) {
 	if !ok {
 		t.Fatalf("results = %v, want an array", run["results"])
 	}
+	// One result per new finding, then notes: per structure loss, per
+	// kind of content change, per page.
 	notes := len(r.Structure.Shrunk)
 	switch r.Pages.Status {
 	case audit.PagesOK:
@@ -386,8 +389,16 @@ func checkSARIF(t *testing.T, data []byte, r *audit.Result) {
 	case audit.PagesFailed:
 		notes++
 	}
+	if c := r.Content; c != nil && c.Status != content.StatusOff {
+		s := c.Summary
+		for _, n := range []int{s.Text, s.Format, s.Cells, s.Inserted, s.Deleted, s.Moved} {
+			if n > 0 {
+				notes++
+			}
+		}
+	}
 	if len(results) != len(r.NewFindings)+notes {
-		t.Errorf("%d results for %d new findings and %d structure/page notes", len(results), len(r.NewFindings), notes)
+		t.Errorf("%d results for %d new findings and %d structure/content/page notes", len(results), len(r.NewFindings), notes)
 	}
 	if id, _ := lookup(run, "automationDetails.id").(string); !strings.HasPrefix(id, "editaudit/audit/") {
 		t.Errorf("automationDetails.id %q", id)
@@ -416,6 +427,16 @@ func checkSARIF(t *testing.T, data []byte, r *audit.Result) {
 		}
 		if s, _ := lookup(res, "message.text").(string); s == "" {
 			t.Errorf("result %d: no message.text", i)
+		}
+		if strings.HasPrefix(id, "content.") {
+			// A content note: after the findings, level note, the kind
+			// and its count in the properties.
+			if i < len(r.NewFindings) || res["level"] != "note" || lookup(res, "properties.kind") != strings.TrimPrefix(id, "content.") {
+				t.Errorf("result %d: content result %v", i, res)
+			}
+			if n, _ := lookup(res, "properties.count").(float64); n < 1 {
+				t.Errorf("result %d: count %v", i, lookup(res, "properties.count"))
+			}
 		}
 		grade, _ := lookup(res, "properties.grade").(string)
 		wantLevel := map[string]string{"fatal": "error", "error": "error", "warning": "warning", "info": "note", "": "note"}[grade]
@@ -624,6 +645,58 @@ func TestHTMLDocument(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), "… and 17 more not listed (cap 10).") {
 		t.Error("HTML findings cap not stated")
+	}
+}
+
+// The content card: a redline per location (deletions struck, insertions
+// underlined, markup in the text escaped), lost formatting marked, the
+// cap stated; a diff that was off or partial says so.
+func TestHTMLContent(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteHTML(&b, passedShrunkPages(t), HTMLOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	html := b.String()
+	for _, want := range []string{
+		`<section class="card" id="content">`,
+		`…Supplier shall deliver the goods within <del>30</del><ins>45</ins> days of the order<ins> &lt;b&gt;</ins>.`,
+		`<tr class="lost">`, `<span class="badge k-format">formatting lost</span>`,
+		`<del>bold; font Comic Sans MS</del><span class="arrow">→</span><ins>not bold; font Times New Roman</ins>`,
+		`<span class="where">body paragraph 3</span><span class="from">from body paragraph 40</span>`,
+		`<td><div class="rl"><del>This clause survives termination.</del></div></td>`,
+		`<dt>Touched</dt><dd>5 of the original&#39;s paragraphs (6.2%)</dd>`,
+		"… and 6 more changes not drawn (the audit lists 6; --format json has the same list); the counts above include them.",
+		`<div class="t-label">Content changed</div><div class="t-value">12</div><div class="t-note">1 lost formatting</div>`,
+	} {
+		if !strings.Contains(html, want) {
+			t.Errorf("HTML lacks %s", want)
+		}
+	}
+	if i, j, k := strings.Index(html, `id="structure"`), strings.Index(html, `id="content"`), strings.Index(html, `id="pages"`); i > j || j > k {
+		t.Error("the content card is not between structure and pages")
+	}
+	b.Reset()
+	if err := WriteHTML(&b, passedShrunkPages(t), HTMLOptions{MaxContentChanges: 2}); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(b.String(), `<td><span class="badge k-`); n != 2 || !strings.Contains(b.String(), "… and 10 more changes not drawn (cap 2)") {
+		t.Errorf("%d rows; cap not stated", n)
+	}
+	for _, c := range []struct {
+		fx   func(testing.TB) *audit.Result
+		want string
+	}{
+		{blockedRestored, `<p class="notice off">Content was not compared: the content diff was not asked for (--content off).</p>`},
+		{manyFindings, `<p class="notice failed">Content was compared only in part: Contents/section2.xml did not parse in the edited file`},
+		{pagesFailed, `<td class="loc"><span class="where">&#39;Price list&#39;!C14</span>`},
+	} {
+		b.Reset()
+		if err := WriteHTML(&b, c.fx(t), HTMLOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), c.want) {
+			t.Errorf("HTML lacks %s", c.want)
+		}
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/editaudit/editaudit/audit"
+	"github.com/editaudit/editaudit/content"
 	"github.com/editaudit/editaudit/formats"
 )
 
@@ -136,6 +137,13 @@ type sarifResultProps struct {
 	Before *int   `json:"before,omitempty"`
 	After  *int   `json:"after,omitempty"`
 	Page   int    `json:"page,omitempty"`
+	// Kind, Count and Listed describe a content note: the kind of change,
+	// how many the summary counts, how many the audit lists;
+	// FormattingLost the format changes that lost emphasis.
+	Kind           content.Kind `json:"kind,omitempty"`
+	Count          int          `json:"count,omitempty"`
+	Listed         *int         `json:"listed,omitempty"`
+	FormattingLost int          `json:"formattingLost,omitempty"`
 }
 
 // sarifRunProps is the run's property bag: the verdict of the audit.
@@ -150,6 +158,10 @@ type sarifRunProps struct {
 	Shrunk      []audit.Shrink `json:"shrunk"`
 	PagesStatus string         `json:"pagesStatus"`
 	Changed     []int          `json:"changedPages"`
+	// ContentStatus is content.status ("off" when not compared) and
+	// ContentSummary content.summary (absent when off).
+	ContentStatus  string           `json:"contentStatus"`
+	ContentSummary *content.Summary `json:"contentSummary,omitempty"`
 }
 
 // sarifLevel maps a grade to a SARIF result level (§3.27.10): fatal and
@@ -171,10 +183,12 @@ func sarifLevel(g formats.Grade) string {
 //   - a result per new finding (rule id = the finding's code, level from
 //     the grade: fatal and error → error, warning → warning, info →
 //     note; the grade itself in properties);
-//   - a note per structure metric that shrank (rule structure.shrunk) and
-//     per page that changed, was inserted, deleted or reflowed (rules
-//     pages.*), and one when the pages could not be compared, so that a
-//     code-scanning view shows everything the audit says.
+//   - a note per structure metric that shrank (rule structure.shrunk), per
+//     kind of content change (rules content.*: how many, and where the
+//     first ones are) and per page that changed, was inserted, deleted or
+//     reflowed (rules pages.*), and one when the pages could not be
+//     compared, so that a code-scanning view shows everything the audit
+//     says.
 //
 // Rules carry help text and a helpUri: a finding code's help is its rows
 // of VALIDATION.md's grading tables, its helpUri the section that grades
@@ -206,7 +220,9 @@ func WriteSARIF(w io.Writer, r *audit.Result) error {
 	}
 	results := sarifFindingResults(rs, uri, r)
 	results = append(results, sarifStructureResults(rs, uri, r)...)
+	results = append(results, sarifContentResults(rs, uri, r)...)
 	results = append(results, sarifPageResults(rs, uri, r)...)
+	cStatus, cSummary := sarifContentRun(r)
 
 	var changed []int
 	for _, c := range r.Pages.Changed {
@@ -228,7 +244,8 @@ func WriteSARIF(w io.Writer, r *audit.Result) error {
 		ColumnKind:        "unicodeCodePoints",
 		Properties: sarifRunProps{Schema: schema, Blocked: r.Blocked, Restored: r.Restored,
 			Original: r.Original, Edited: r.Edited, Preexisting: r.Preexisting, Resolved: len(r.Resolved),
-			Shrunk: nonNil(r.Structure.Shrunk), PagesStatus: status, Changed: nonNil(changed)},
+			Shrunk: nonNil(r.Structure.Shrunk), PagesStatus: status, Changed: nonNil(changed),
+			ContentStatus: cStatus, ContentSummary: cSummary},
 	}}}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)

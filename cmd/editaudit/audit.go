@@ -21,7 +21,11 @@ func auditCommand() *cli.Command {
      original already had are summarised in one line, never blamed on the edit;
   2. structure that shrank (tables, rows, cells, paragraphs, slides, runs,
      charts, images…), before → after and where;
-  3. rendered pages that changed, aligned so an inserted page does not make
+  3. content that changed (--content on, the default; no renderer needed):
+     each text edit as a redline ([-old-]{+new+}), formatting lost or changed,
+     cells, paragraphs inserted, deleted or moved, each with where it is
+     ("body paragraph 12", "slide 4, shape 'Title 1'", "Sheet1!B4");
+  4. rendered pages that changed, aligned so an inserted page does not make
      every later page "changed"; the first --show pages as before/after images.
 
 Only a new fatal defect blocks (exit 1). With --restore a blocked edit is
@@ -39,6 +43,7 @@ Examples:
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "folder for page images, the HTML report and the rejected file"},
 			storeFlag(),
 			renderFlag(),
+			contentFlag(),
 			&cli.IntFlag{Name: "show", Value: audit.DefaultShow, Usage: "changed pages shown as before/after images (0: none)"},
 			&cli.BoolFlag{Name: "restore", Usage: "when blocked, put the original back at EDITED (atomically)"},
 			modelBytesFlag(),
@@ -52,6 +57,10 @@ func runAudit(c *cli.Context) error {
 		return usageErr("audit needs ORIGINAL and EDITED (see editaudit audit --help)")
 	}
 	format, mode, show, mopts, err := outputOptions(c, reports.AuditFormats)
+	if err != nil {
+		return err
+	}
+	content, err := contentMode(c)
 	if err != nil {
 		return err
 	}
@@ -73,7 +82,7 @@ func runAudit(c *cli.Context) error {
 		return toolErr(err)
 	}
 	res, err := audit.Files(c.Context, orig, edited, audit.Options{
-		Render: mode, Store: store, Show: libraryShow(show), OutDir: out, Restore: c.Bool("restore"),
+		Render: mode, Content: content, Store: store, Show: libraryShow(show), OutDir: out, Restore: c.Bool("restore"),
 	})
 	if err != nil {
 		return toolErr(err)

@@ -39,8 +39,9 @@ files are paired by their path relative to each folder (files found on one side
 only are listed in run.json and the summary).
 
 Resuming: run the same command again. Pairs whose result is already in
-results.jsonl with the same input hashes, toolchain and build are skipped; a
-killed run (even kill -9) loses only the pairs that were in flight.
+results.jsonl with the same input hashes, toolchain, build, --render and
+--content are skipped; a killed run (even kill -9) loses only the pairs that
+were in flight.
 
 Sharding: --shard K/N audits the pairs whose id hashes to shard K of N; run
 the N shards anywhere (one folder each) and combine them with corpus merge.
@@ -58,6 +59,7 @@ Examples:
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "run folder (default: corpus-run, or corpus-run-K-of-N with --shard)"},
 			storeFlag(),
 			renderFlag(),
+			contentFlag(),
 			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Usage: "pairs audited at once (default: one per CPU; 4 per CPU, 8 to 32, when rendering)"},
 			&cli.StringFlag{Name: "shard", Usage: "audit only shard K of N (K/N), chosen by a hash of the pair id"},
 			&cli.IntFlag{Name: "show", Value: audit.DefaultShow, Usage: "changed pages drawn per pair (0: none)"},
@@ -71,6 +73,10 @@ Examples:
 
 func runCorpusRun(c *cli.Context) error {
 	mode, err := renderMode(c)
+	if err != nil {
+		return err
+	}
+	content, err := contentMode(c)
 	if err != nil {
 		return err
 	}
@@ -152,7 +158,7 @@ func runCorpusRun(c *cli.Context) error {
 	stop := corpus.StartProgress(prog, c.App.ErrWriter, corpus.ProgressOptions{
 		Style: style, Interval: progressInterval(style), Columns: terminalColumns(c.App.ErrWriter)})
 	stats, err := corpus.RunPairs(c.Context, pairs, corpus.RunOptions{
-		Out: out, Store: store, Render: mode, Renderer: renderer, Jobs: c.Int("jobs"),
+		Out: out, Store: store, Render: mode, Content: content, Renderer: renderer, Jobs: c.Int("jobs"),
 		Shard: shard, Show: libraryShow(show), Source: source, Unpaired: unpaired, Progress: prog,
 	})
 	stop()

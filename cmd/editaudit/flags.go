@@ -16,6 +16,16 @@ func renderFlag() cli.Flag {
 	return &cli.StringFlag{Name: "render", Value: "auto", Usage: "auto: render when LibreOffice is installed; on: a missing renderer is an error (exit 3); off: never render"}
 }
 
+func contentFlag() cli.Flag {
+	return &cli.StringFlag{Name: "content", Value: "on", Usage: "on: compare text, cells and formatting (what changed, where; no renderer needed); off: leave them out"}
+}
+
+// contentMode is --content, checked.
+func contentMode(c *cli.Context) (string, error) {
+	m := c.String("content")
+	return m, oneOf("content", m, audit.ContentOn, audit.ContentOff)
+}
+
 func storeFlag() cli.Flag {
 	return &cli.StringFlag{Name: "store", Usage: "baseline store folder (default: the user cache folder, e.g. ~/.cache/editaudit)"}
 }

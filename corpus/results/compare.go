@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/editaudit/editaudit/content"
 	"github.com/editaudit/editaudit/formats"
 )
 
@@ -74,12 +75,16 @@ type PairState struct {
 	NewFindings int `json:"new_findings"`
 	// Lost is the structure units lost over all metrics.
 	Lost int `json:"lost"`
+	// FormattingLost counts the units whose formatting the edit lost
+	// (content.summary.formatting_lost; 0 when content was not compared).
+	FormattingLost int `json:"formatting_lost"`
 
-	codes  []string
-	shrunk string
-	orig   string
-	failed bool
-	group  string
+	contentOn bool
+	codes     []string
+	shrunk    string
+	orig      string
+	failed    bool
+	group     string
 }
 
 func stateOf(r *Record) PairState {
@@ -101,6 +106,10 @@ func stateOf(r *Record) PairState {
 		shr = append(shr, fmt.Sprintf("%s %d→%d", sh.Metric, sh.Before, sh.After))
 	}
 	s.shrunk = strings.Join(shr, ", ")
+	if c := r.Content; c != nil && (c.Status == content.StatusOK || c.Status == content.StatusPartial) {
+		s.contentOn = true
+		s.FormattingLost = c.Summary.FormattingLost
+	}
 	return s
 }
 
@@ -188,8 +197,9 @@ func Compare(a, b string) (*Comparison, error) {
 	return c, nil
 }
 
-// comparePair judges one pair on three dimensions: the gate (blocked or
-// passed), the new findings (fatal, error, warning), the structure lost.
+// comparePair judges one pair on four dimensions: the gate (blocked or
+// passed), the new findings (fatal, error, warning), the structure lost,
+// and the formatting lost (when content was compared in both runs).
 func comparePair(id, group string, a, b PairState) PairChange {
 	pc := PairChange{ID: id, Group: group, A: a, B: b, Changes: []string{}}
 	better, worse := 0, 0
@@ -224,6 +234,14 @@ func comparePair(id, group string, a, b PairState) PairChange {
 			s += " (" + b.shrunk + ")"
 		}
 		pc.Changes = append(pc.Changes, s)
+	}
+	if a.contentOn && b.contentOn && a.FormattingLost != b.FormattingLost {
+		if b.FormattingLost > a.FormattingLost {
+			worse++
+		} else {
+			better++
+		}
+		pc.Changes = append(pc.Changes, fmt.Sprintf("formatting lost %d → %d", a.FormattingLost, b.FormattingLost))
 	}
 	switch {
 	case better > 0 && worse > 0:

@@ -4,8 +4,8 @@
 // sessions, throughput), and what is computed from them — the Summary of
 // damage metrics overall and per group, and the Comparison of two runs.
 //
-// It imports audit (a Record embeds an audit.Result) and formats, and
-// nothing else of editaudit. It must not import corpus (which writes run
+// It imports audit (a Record embeds an audit.Result), content (its status
+// values) and formats, and nothing else of editaudit. It must not import corpus (which writes run
 // folders), reports (which draws these types as text and HTML), baseline,
 // pixeldiff, synth or mutate: reading results needs none of them.
 package results

@@ -10,8 +10,9 @@ import (
 type MetricDef struct {
 	// Name is the public name ("blocked_rate", "loss_rate.tables").
 	Name string
-	// Rate: the value is a fraction of pairs (0..1), written as a percent
-	// and compared in percentage points.
+	// Rate: the value is a fraction (0..1) of pairs, or of units for the
+	// content's changed_share, written as a percent and compared in
+	// percentage points.
 	Rate bool
 	// Value reads the metric from m.
 	Value func(m Metrics) float64
@@ -23,8 +24,9 @@ const LossRatePrefix = "loss_rate."
 
 // fixedMetrics are the metrics every Metrics has, in the order compare
 // lists them; the per-structure-metric loss rates go between
-// structure_loss_rate and the page metrics. A new family of metrics (the
-// content diff's, for one) adds its own entries here.
+// structure_loss_rate and the page metrics; the content diff's
+// (contentMetricDefs) come after the pages. A new family of metrics adds
+// its own entries here.
 func fixedMetrics() (head, tail []MetricDef) {
 	head = []MetricDef{
 		{Name: "pairs", Value: func(m Metrics) float64 { return float64(m.Pairs) }},
@@ -43,7 +45,7 @@ func fixedMetrics() (head, tail []MetricDef) {
 		{Name: "render_failure_rate", Rate: true, Value: func(m Metrics) float64 { return ratio(m.Pages.RenderFailed, m.Audited) }},
 		{Name: "time_p95_ms", Value: func(m Metrics) float64 { return m.Timing.P95 }},
 	}
-	return head, tail
+	return head, append(tail, contentMetricDefs()...)
 }
 
 // lossRateMetric is the loss rate of one structure metric.

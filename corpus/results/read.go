@@ -29,6 +29,7 @@ type slimRecord struct {
 	ToolchainKey string `json:"toolchain_key"`
 	Render       string `json:"render"`
 	Engine       string `json:"engine"`
+	ContentMode  string `json:"content_mode"`
 }
 
 // Line is a current line of a results file: a valid line (a JSON object
@@ -106,7 +107,7 @@ func ScanFile(f io.ReaderAt, name string, fn func(Line) error) (lines int, err e
 		if json.Unmarshal(line, &s) != nil || s.ID == "" || last[s.ID] != n {
 			return nil
 		}
-		key := Key{s.Original.SHA256, s.Edited.SHA256, s.ToolchainKey, s.Render, s.Engine}
+		key := Key{s.Original.SHA256, s.Edited.SHA256, s.ToolchainKey, s.Render, s.Engine, s.ContentMode}
 		return fn(Line{N: n, Off: off, Raw: line, ID: s.ID, Failed: s.Error != "", Blocked: s.Blocked, Key: key})
 	})
 	return lines, err

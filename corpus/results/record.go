@@ -42,6 +42,9 @@ type Record struct {
 	ToolchainKey string `json:"toolchain_key"`
 	Render       string `json:"render"`
 	Engine       string `json:"engine"`
+	// ContentMode is the --content mode ("on" or "off"; "" in a line
+	// written before the content diff existed), part of the resume key.
+	ContentMode string `json:"content_mode,omitempty"`
 }
 
 // Timings say where a pair's time went, in milliseconds.
@@ -64,14 +67,15 @@ type Timings struct {
 func (r *Record) Failed() bool { return r.Error != "" }
 
 // Key is what must match for a result to be kept when a run resumes: the
-// two inputs' hashes, the toolchain key, the render mode and the engine.
+// two inputs' hashes, the toolchain key, the render mode, the engine and
+// the content mode.
 type Key struct {
-	Original, Edited, Toolchain, Render, Engine string
+	Original, Edited, Toolchain, Render, Engine, Content string
 }
 
 // Key returns the record's resume key.
 func (r *Record) Key() Key {
-	return Key{r.Original.SHA256, r.Edited.SHA256, r.ToolchainKey, r.Render, r.Engine}
+	return Key{r.Original.SHA256, r.Edited.SHA256, r.ToolchainKey, r.Render, r.Engine, r.ContentMode}
 }
 
 // MarshalLine encodes the record as one results.jsonl line: the audit in

@@ -59,7 +59,9 @@ type Metrics struct {
 	// TopCodes are the most frequent new finding codes, by pairs.
 	TopCodes      []CodeCount   `json:"top_codes"`
 	StructureLoss StructureLoss `json:"structure_loss"`
-	Pages         PageMetrics   `json:"pages"`
+	// Content is what the content diff found: collateral change.
+	Content ContentMetrics `json:"content"`
+	Pages   PageMetrics    `json:"pages"`
 	// Timing is the wall-clock milliseconds per audited pair.
 	Timing Dist `json:"timing_ms"`
 }
@@ -131,6 +133,7 @@ type acc struct {
 	loss     map[string]*lossAcc
 	changed  []int64
 	timingMS []int64
+	content  contentAcc
 }
 
 type lossAcc struct {
@@ -155,6 +158,7 @@ func (a *acc) add(r *Record) {
 	}
 	a.addFindings(r)
 	a.addStructure(r)
+	a.content.add(r)
 	a.addPages(r)
 	a.timingMS = append(a.timingMS, r.Timings.Total)
 }
@@ -298,18 +302,19 @@ func (a *acc) finish() Metrics {
 		}
 		return x.Metric < y.Metric
 	})
+	m.Content = a.content.finish()
 	m.Pages.Changed = distOf(a.changed)
 	m.Timing = distOf(a.timingMS)
 	return m
 }
 
-func distOf(v []int64) Dist {
+func distOf[T int64 | float64](v []T) Dist {
 	if len(v) == 0 {
 		return Dist{}
 	}
-	s := append([]int64(nil), v...)
+	s := append([]T(nil), v...)
 	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-	var sum int64
+	var sum T
 	for _, x := range s {
 		sum += x
 	}
@@ -318,9 +323,9 @@ func distOf(v []int64) Dist {
 		// or below it.
 		i := int(p*float64(len(s))+0.999999) - 1
 		i = max(0, min(i, len(s)-1))
-		return float64(s[i])
+		return RoundRate(float64(s[i]))
 	}
-	return Dist{N: len(s), Mean: RoundRate(float64(sum) / float64(len(s))), P50: rank(0.5), P95: rank(0.95), Max: float64(s[len(s)-1])}
+	return Dist{N: len(s), Mean: RoundRate(float64(sum) / float64(len(s))), P50: rank(0.5), P95: rank(0.95), Max: RoundRate(float64(s[len(s)-1]))}
 }
 
 // Summarize computes the summary of a run folder from results.jsonl and

@@ -80,7 +80,7 @@ func Inspect(ctx context.Context, p *formats.Package, rep *formats.Report) error
 		return ctx.Err() // the core reports the missing main part
 	}
 	rels := p.RelsOf(ctx, p.MainPart)
-	parts := storyParts(p, rels)
+	parts, _ := StoryParts(p, rels)
 	ids := &docPrIndex{}
 	refs := newIDIndex()
 	// storyDefs: the comments and notes parts read to the end, by kind;
@@ -91,7 +91,7 @@ func Inspect(ctx context.Context, p *formats.Package, rep *formats.Report) error
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		label := partLabel(p.MainPart, part)
+		label := PartLabel(p.MainPart, part)
 		h := newStoryHandler(part, label, p.Limits.MaxFindingsPerCode, ids, refs)
 		res := p.ScanPart(ctx, part, h)
 		if h.defKind != nil {
@@ -128,11 +128,13 @@ func Inspect(ctx context.Context, p *formats.Package, rep *formats.Report) error
 	return ctx.Err()
 }
 
-// storyParts lists the main part, then every header, footer, footnotes,
-// endnotes and comments part of its relationships (each once, by type and
-// then naturally sorted by name).
-func storyParts(p *formats.Package, rels *formats.Rels) []string {
-	out := []string{p.MainPart}
+// StoryParts lists the parts that hold a Word document's text: the main
+// part, then every header, footer, footnotes, endnotes and comments part
+// of its relationships rels (each once, by type and then naturally sorted
+// by name). missing lists the targets of those relationships that the
+// package lacks (a broken story, not an empty one).
+func StoryParts(p *formats.Package, rels *formats.Rels) (parts, missing []string) {
+	parts = []string{p.MainPart}
 	seen := map[string]bool{strings.ToLower(p.MainPart): true}
 	for _, typ := range storyTypes {
 		var group []string
@@ -141,16 +143,20 @@ func storyParts(p *formats.Package, rels *formats.Rels) []string {
 				continue
 			}
 			e := p.Entry(r.Resolved)
-			if e == nil || seen[strings.ToLower(e.Part)] {
+			if e == nil {
+				missing = append(missing, r.Resolved)
+				continue
+			}
+			if seen[strings.ToLower(e.Part)] {
 				continue
 			}
 			seen[strings.ToLower(e.Part)] = true
 			group = append(group, e.Part)
 		}
 		sortNatural(group)
-		out = append(out, group...)
+		parts = append(parts, group...)
 	}
-	return out
+	return parts, missing
 }
 
 func sortNatural(s []string) {
@@ -161,10 +167,10 @@ func sortNatural(s []string) {
 	}
 }
 
-// partLabel names a part in Where strings and messages: "body" for the
+// PartLabel names a part in Where strings and messages: "body" for the
 // main part, the file name ("header1.xml") for a part in the main part's
 // folder, the full name otherwise.
-func partLabel(mainPart, part string) string {
+func PartLabel(mainPart, part string) string {
 	if strings.EqualFold(part, mainPart) {
 		return "body"
 	}

@@ -137,6 +137,22 @@ func Inspect(ctx context.Context, p *formats.Package, rep *formats.Report) error
 	return nil
 }
 
+// ReadingOrder returns the section parts of the Hangul package p in the
+// order Hangul reads them (the spine of content.hpf, the header left out;
+// Contents/section*.xml in natural order without a usable spine) and its
+// header part ("" when it has none), as Inspect finds them. Like Inspect,
+// it adds the findings of what it reads (META-INF/container.xml,
+// content.hpf) to p.
+func ReadingOrder(ctx context.Context, p *formats.Package) (sections []string, header string) {
+	in := &inspector{ctx: ctx, p: p, rep: &formats.Report{}}
+	var pkg *opfPackage
+	if hpf := in.checkContainer(); hpf != "" && ctx.Err() == nil {
+		pkg = in.readPackage(hpf)
+	}
+	header = in.headerPart(pkg)
+	return in.sections(pkg, header), header
+}
+
 // checkMimetype: OCF 3.0 §3.3 puts the mimetype first, stored, holding
 // exactly the media type; Hancom writes application/hwp+zip so.
 func (in *inspector) checkMimetype() {

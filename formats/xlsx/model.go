@@ -71,14 +71,14 @@ var WorkbookRules = []WorkbookRule{
 		Evidence: "EPPlusSoftware/EPPlus#615 (an incorrect pivot cache id written for a pivot table: corrupt workbook), #1089"},
 }
 
-// gridRef parses an A1 reference like cellRef, but without the sheet's
+// gridRef parses an A1 reference like CellRef, but without the sheet's
 // bounds: it reports the column and row written and whether they lie
 // beyond XFD1048576. ok is false when s is not an A1 reference at all.
 func gridRef(s string) (col, row int, beyond, ok bool) {
 	s = strings.ReplaceAll(strings.TrimSpace(s), "$", "")
 	i := 0
 	for i < len(s) && isASCIILetter(s[i]) {
-		if col <= maxCol*26 {
+		if col <= MaxCol*26 {
 			col = col*26 + int(upper(s[i])-'A'+1)
 		}
 		i++
@@ -93,12 +93,12 @@ func gridRef(s string) (col, row int, beyond, ok bool) {
 	}
 	r, err := strconv.Atoi(s[i:])
 	if err != nil {
-		r = maxRow + 1 // more digits than an int holds: beyond the grid
+		r = MaxRow + 1 // more digits than an int holds: beyond the grid
 	}
 	if r < 1 {
 		return 0, 0, false, false
 	}
-	return col, r, col > maxCol || r > maxRow, true
+	return col, r, col > MaxCol || r > MaxRow, true
 }
 
 // beyondGrid returns the first cell of a range list (space-separated
@@ -155,7 +155,7 @@ func (h *sheetHandler) modelStart(e *formats.Element) {
 		}
 	case "cols":
 		if m, _ := attr(e, "max"); m != "" {
-			if n, err := strconv.Atoi(strings.TrimSpace(m)); err == nil && n > maxCol {
+			if n, err := strconv.Atoi(strings.TrimSpace(m)); err == nil && n > MaxCol {
 				h.outOfGrid(e, "column range", "max="+m, "column "+m)
 			}
 		}

@@ -7,16 +7,17 @@ import (
 	"unicode/utf8"
 )
 
-// Sheet limits of Excel 2007 and later (ECMA-376 §18.3.1.73 row/@r is at
-// most 1,048,576; columns run A..XFD, 16,384).
+// MaxRow and MaxCol are the sheet limits of Excel 2007 and later
+// (ECMA-376 §18.3.1.73 row/@r is at most 1,048,576; columns run A..XFD,
+// 16,384).
 const (
-	maxRow = 1048576
-	maxCol = 16384
+	MaxRow = 1048576
+	MaxCol = 16384
 )
 
-// cellRef parses an A1 reference ("B3", "$B$3") into 1-based column and
+// CellRef parses an A1 reference ("B3", "$B$3") into 1-based column and
 // row. ok is false for anything else.
-func cellRef(s string) (col, row int, ok bool) {
+func CellRef(s string) (col, row int, ok bool) {
 	i := 0
 	if i < len(s) && s[i] == '$' {
 		i++
@@ -26,7 +27,7 @@ func cellRef(s string) (col, row int, ok bool) {
 		col = col*26 + int(upper(s[i])-'A'+1)
 		i++
 	}
-	if i == start || col > maxCol {
+	if i == start || col > MaxCol {
 		return 0, 0, false
 	}
 	if i < len(s) && s[i] == '$' {
@@ -36,7 +37,7 @@ func cellRef(s string) (col, row int, ok bool) {
 		return 0, 0, false
 	}
 	r, err := strconv.Atoi(s[i:])
-	if err != nil || r > maxRow {
+	if err != nil || r > MaxRow {
 		return 0, 0, false
 	}
 	return col, r, true
@@ -51,8 +52,8 @@ func upper(c byte) byte {
 	return c
 }
 
-// colName returns the letters of a 1-based column number (28 → "AB").
-func colName(col int) string {
+// ColName returns the letters of a 1-based column number (28 → "AB").
+func ColName(col int) string {
 	var b [8]byte
 	i := len(b)
 	for col > 0 && i > 0 {
@@ -64,8 +65,8 @@ func colName(col int) string {
 	return string(b[i:])
 }
 
-// a1 returns the A1 text of a cell position.
-func a1(col, row int) string { return colName(col) + strconv.Itoa(row) }
+// A1 returns the A1 text of a cell position (column, row: 1-based).
+func A1(col, row int) string { return ColName(col) + strconv.Itoa(row) }
 
 // rng is a rectangle of cells, inclusive, 1-based.
 type rng struct{ c1, r1, c2, r2 int }
@@ -74,14 +75,14 @@ type rng struct{ c1, r1, c2, r2 int }
 func parseRange(s string) (rng, bool) {
 	s = strings.TrimSpace(s)
 	a, b, two := strings.Cut(s, ":")
-	c1, r1, ok := cellRef(a)
+	c1, r1, ok := CellRef(a)
 	if !ok {
 		return rng{}, false
 	}
 	if !two {
 		return rng{c1, r1, c1, r1}, true
 	}
-	c2, r2, ok := cellRef(b)
+	c2, r2, ok := CellRef(b)
 	if !ok {
 		return rng{}, false
 	}
@@ -102,9 +103,9 @@ func (a rng) width() int { return a.c2 - a.c1 + 1 }
 
 func (a rng) String() string {
 	if a.c1 == a.c2 && a.r1 == a.r2 {
-		return a1(a.c1, a.r1)
+		return A1(a.c1, a.r1)
 	}
-	return a1(a.c1, a.r1) + ":" + a1(a.c2, a.r2)
+	return A1(a.c1, a.r1) + ":" + A1(a.c2, a.r2)
 }
 
 // utf16Len is the length of s in UTF-16 code units, the unit Excel's text
@@ -209,7 +210,7 @@ func nameProblem(s string) string {
 			return "it contains the character " + strconv.QuoteRune(r)
 		}
 	}
-	if _, _, ok := cellRef(s); ok {
+	if _, _, ok := CellRef(s); ok {
 		return "it is a cell reference"
 	}
 	if isR1C1(s) {

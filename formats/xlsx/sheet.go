@@ -63,7 +63,7 @@ type cellState struct {
 }
 
 // ref is the cell's A1 reference (built only when a message needs it).
-func (c *cellState) ref() string { return a1(c.col, c.row) }
+func (c *cellState) ref() string { return A1(c.col, c.row) }
 
 // at is the cell's position; locators are built only when a finding needs
 // one (a sheet has many cells and few findings).
@@ -337,12 +337,12 @@ func (h *sheetHandler) startRow(e *formats.Element) {
 	if sv, ok := attr(e, "s"); ok && h.worksheet {
 		h.useStyle(refRowS, sv, e)
 	}
-	if has && err == nil && r > maxRow && h.worksheet {
+	if has && err == nil && r > MaxRow && h.worksheet {
 		h.outOfGrid(e, "row", "r="+rs, "row "+rs)
 	} else if has && err != nil && h.worksheet && len(strings.TrimSpace(rs)) > 7 && isDigits(strings.TrimSpace(rs)) {
 		h.outOfGrid(e, "row", "r="+rs, "row "+rs) // too many digits for an int
 	}
-	if !has || err != nil || r < 1 || r > maxRow {
+	if !has || err != nil || r < 1 || r > MaxRow {
 		h.row = h.prevRow + 1
 		h.prevRow = h.row
 		return
@@ -372,7 +372,7 @@ func (h *sheetHandler) startCell(e *formats.Element) {
 	c.cmText, _ = attr(e, "cm")
 	c.cm, _ = strconv.Atoi(strings.TrimSpace(c.cmText))
 	rs, has := attr(e, "r")
-	col, row, ok := cellRef(strings.TrimSpace(rs))
+	col, row, ok := CellRef(strings.TrimSpace(rs))
 	if has && !ok && h.worksheet {
 		if _, _, beyond, parsed := gridRef(rs); parsed && beyond {
 			h.outOfGrid(e, "cell", rs, rs)
@@ -398,8 +398,8 @@ func (h *sheetHandler) startCell(e *formats.Element) {
 		// excelize#1139 (confirmed): cells of a row must be in ascending
 		// column order; Excel repairs the sheet or shows wrong data.
 		h.in.add(formats.Finding{Code: CodeCellOrder, Grade: formats.Fatal, Part: h.part, Line: e.Line, Column: e.Column,
-			Locator: e.Locator(), Anchor: fmt.Sprintf("%s!%s after %s", h.s.name, c.ref(), a1(h.prevCol, h.row)),
-			Message: fmt.Sprintf("%s!%s comes after %s in row %d; cells must appear in ascending column order (each column once), and Excel repairs the sheet or shows wrong data otherwise", h.s.name, c.ref(), a1(h.prevCol, h.row), h.row),
+			Locator: e.Locator(), Anchor: fmt.Sprintf("%s!%s after %s", h.s.name, c.ref(), A1(h.prevCol, h.row)),
+			Message: fmt.Sprintf("%s!%s comes after %s in row %d; cells must appear in ascending column order (each column once), and Excel repairs the sheet or shows wrong data otherwise", h.s.name, c.ref(), A1(h.prevCol, h.row), h.row),
 			Fix:     "write the <c> elements of the row sorted by column, each cell once"})
 	}
 	if col > h.prevCol {

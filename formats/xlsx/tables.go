@@ -276,7 +276,7 @@ func (in *inspector) checkHeaders(s *sheetEntry, tables []*table, slots map[[2]i
 			if slot == nil || slot.t != t {
 				continue
 			}
-			cell := a1(t.ref.c1+i, t.ref.r1)
+			cell := A1(t.ref.c1+i, t.ref.r1)
 			want, got := unescapeX(name), unescapeX(slot.text)
 			switch {
 			case !slot.seen || strings.TrimSpace(got) == "":

@@ -138,6 +138,54 @@ func Unzip(tb testing.TB, data []byte) map[string][]byte {
 	return out
 }
 
+// Edit returns a copy of the package data with the named parts passed
+// through their functions, every entry kept in its order and with its
+// compression method (stored or deflated). It fails the test when data is
+// not a zip or lacks a named part.
+func Edit(tb testing.TB, data []byte, edits map[string]func(string) string) []byte {
+	tb.Helper()
+	parts := Entries(tb, data)
+	done := map[string]bool{}
+	for i, p := range parts {
+		if fn, ok := edits[p.Name]; ok {
+			parts[i].Data = fn(p.Data)
+			done[p.Name] = true
+		}
+	}
+	for name := range edits {
+		if !done[name] {
+			tb.Fatalf("the package has no part %s", name)
+		}
+	}
+	return Zip(parts...)
+}
+
+// Replacer returns an edit function (for Edit) that replaces each old by
+// its new, in order (old, new, old, new…); each old must occur exactly
+// once in the part at that point, or the test fails.
+func Replacer(tb testing.TB, pairs ...string) func(string) string {
+	return func(s string) string {
+		tb.Helper()
+		for i := 0; i+1 < len(pairs); i += 2 {
+			s = ReplaceOnce(tb, s, pairs[i], pairs[i+1])
+		}
+		return s
+	}
+}
+
+// ReplaceOnce replaces old by new in s, which must hold old exactly once.
+func ReplaceOnce(tb testing.TB, s, old, new string) string {
+	tb.Helper()
+	if n := strings.Count(s, old); n != 1 {
+		short := old
+		if len(short) > 80 {
+			short = short[:80] + "…"
+		}
+		tb.Fatalf("%q occurs %d times, want once", short, n)
+	}
+	return strings.Replace(s, old, new, 1)
+}
+
 // Generated keeps a generated document equal to what the code produces:
 // the text of path between the markers begin and end (the whole file when
 // begin is "") must be want; with update it is rewritten instead (the
@@ -233,6 +281,27 @@ func Tool(tb testing.TB, name string) string {
 		Missing(tb, name)
 	}
 	return p
+}
+
+// AmendParagraphs appends " "+word to the text of the first n paragraphs
+// of a WordprocessingML part whose last run ends the paragraph
+// ("…</w:t></w:r></w:p>"), and returns the part and how many it amended
+// (fewer than n when the part has fewer such paragraphs).
+func AmendParagraphs(doc string, n int, word string) (string, int) {
+	const end = "</w:t></w:r></w:p>"
+	var out strings.Builder
+	rest, done := doc, 0
+	for done < n {
+		i := strings.Index(rest, end)
+		if i < 0 {
+			break
+		}
+		out.WriteString(rest[:i] + " " + word + end)
+		rest = rest[i+len(end):]
+		done++
+	}
+	out.WriteString(rest)
+	return out.String(), done
 }
 
 // Validators returns the folder of the schema and lint checks run by
