@@ -17,6 +17,7 @@ import (
 	"github.com/editaudit/editaudit/baseline"
 	"github.com/editaudit/editaudit/formats"
 	"github.com/editaudit/editaudit/formats/inspect"
+	"github.com/editaudit/editaudit/internal/testdoc"
 )
 
 // blockedPair writes an original and a blocked edit of it (an illegal
@@ -177,14 +178,7 @@ func TestFilesOverLimitNotRead(t *testing.T) {
 	dir := t.TempDir()
 	o, _, orig, _ := blockedPair(t, dir)
 	e := filepath.Join(dir, "huge.docx")
-	f, err := os.Create(e)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Truncate(1 << 40); err != nil {
-		t.Skip(err)
-	}
-	f.Close()
+	testdoc.Sparse(t, e, 1<<40)
 	res, err := restoreFiles(t, o, e, "")
 	if err != nil {
 		t.Fatal(err)

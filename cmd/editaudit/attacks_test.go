@@ -170,19 +170,6 @@ func TestSignalWatchdog(t *testing.T) {
 	}
 }
 
-// sparse makes a sparse file of size bytes.
-func sparse(t *testing.T, path string, size int64) {
-	t.Helper()
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if err := f.Truncate(size); err != nil {
-		t.Skipf("sparse file: %v", err)
-	}
-}
-
 // TestAttackFileLargerThanMemory: a sparse 4 GiB file, larger than the
 // 2.5 GiB of address space the process is given (ulimit -v), as the edited
 // file of an audit and of a corpus run, and resumed: never read, reported
@@ -194,7 +181,7 @@ func TestAttackFileLargerThanMemory(t *testing.T) {
 	dir := t.TempDir()
 	f := cliFiles(t, dir)
 	huge := filepath.Join(dir, "huge.docx")
-	sparse(t, huge, 4<<30)
+	testdoc.Sparse(t, huge, 4<<30)
 	manifest := filepath.Join(dir, "pairs.csv")
 	os.WriteFile(manifest, []byte("id,original,edited\nhuge,orig.docx,huge.docx\nok,orig.docx,ok.docx\n"), 0o644)
 	store := t.TempDir()

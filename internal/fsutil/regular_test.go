@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/editaudit/editaudit/internal/testdoc"
 )
 
 // specialFiles makes a FIFO, a socket and a folder in dir and returns them
@@ -80,14 +82,7 @@ func TestRegularRefusesSpecialFiles(t *testing.T) {
 func TestReadRegularLimit(t *testing.T) {
 	dir := t.TempDir()
 	big := filepath.Join(dir, "big.docx")
-	f, err := os.Create(big)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Truncate(1 << 40); err != nil { // 1 TiB, sparse
-		t.Skipf("sparse file: %v", err)
-	}
-	f.Close()
+	testdoc.Sparse(t, big, 1<<40) // 1 TiB
 	start := time.Now()
 	if _, err := ReadRegular(big, 1<<20); !errors.Is(err, ErrTooLarge) {
 		t.Errorf("1 TiB under a 1 MiB limit: %v", err)

@@ -351,3 +351,18 @@ func BuildCLI(tb testing.TB) string {
 	}
 	return bin
 }
+
+// Sparse makes a sparse file of size bytes at path (no disk blocks: a file
+// far larger than memory or the disk, for size limits); skips when the
+// file system cannot hold one.
+func Sparse(tb testing.TB, path string, size int64) {
+	tb.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	if err := f.Truncate(size); err != nil {
+		tb.Skipf("sparse file: %v", err)
+	}
+}
