@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -438,7 +439,7 @@ func (r *runner) pair(ctx context.Context, p Pair) (rec *results.Record) {
 	}
 	rec.Original.SHA256 = shaO
 	shaE, err := r.hash(p.Edited, false)
-	if err != nil {
+	if err != nil && !editNotThere(err) {
 		return failedRecord(rec, err)
 	}
 	rec.Edited.SHA256 = shaE
@@ -592,6 +593,13 @@ func (r *runner) hash(path string, remember bool) (string, error) {
 		r.mu.Unlock()
 	}
 	return sum, nil
+}
+
+// editNotThere reports whether err says the edited path names no
+// document (missing, unreadable, a FIFO, device or folder): its audit is
+// the finding file.missing, as in the audit command, not a failed pair.
+func editNotThere(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) || errors.Is(err, fsutil.ErrNotRegular)
 }
 
 // limitsOr is l, or the default limits when l is zero.
