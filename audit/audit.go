@@ -107,6 +107,10 @@ func (o Options) show() int {
 // ErrNoRenderer is returned with RenderOn when LibreOffice is missing.
 var ErrNoRenderer = render.ErrNoRenderer
 
+// ErrNotInStore is returned by Reader for an original given by its sha256
+// alone when Options.Store does not hold that document.
+var ErrNotInStore = errors.New("audit: the original is not in the store")
+
 // ErrRestoreNeedsFile is returned by Reader when opts.Restore is set: there
 // is no file to put the original back into.
 var ErrRestoreNeedsFile = errors.New("audit: Restore needs the edited file's path (use Files)")
@@ -115,10 +119,20 @@ var ErrRestoreNeedsFile = errors.New("audit: Restore needs the edited file's pat
 // blob from a database — for Reader. Name is what the result and its
 // messages call the document (a file name or a path; only its base name
 // and extension are ever used to name a file).
+//
+// An original may also be given by its sha256 alone (SHA256 set, R nil):
+// Reader then reads it from Options.Store, which keeps every original it
+// made a snapshot of (editaudit baseline, the service's /v1/baseline)
+// beside the snapshot, and returns ErrNotInStore when the store has none.
+// The snapshot itself is the stored one when the store has it for this
+// renderer's toolchain, else it is made again from the stored document.
 type Source struct {
 	Name string
 	R    io.ReaderAt
 	Size int64
+	// SHA256 (lowercase hex) names an original already in the store; only
+	// read when R is nil.
+	SHA256 string
 }
 
 // SourceBytes is a Source over data held in memory.
@@ -210,16 +224,26 @@ func Reader(ctx context.Context, original, edited Source, opts Options) (*Result
 	if opts.Restore {
 		return nil, ErrRestoreNeedsFile
 	}
-	origBytes, err := original.read()
-	if err != nil {
-		return nil, err
+	var orig doc
+	if original.R != nil || original.SHA256 == "" {
+		b, err := original.read()
+		if err != nil {
+			return nil, err
+		}
+		orig = doc{name: original.Name, data: b}
+	} else {
+		b, err := storedOriginal(opts.Store, original.SHA256)
+		if err != nil {
+			return nil, err
+		}
+		orig = doc{name: original.Name, data: b}
 	}
 	editedBytes, err := edited.read()
 	if err != nil {
 		return nil, err
 	}
-	return run(ctx, doc{name: original.Name, data: origBytes, sha: sha256Hex(origBytes)},
-		doc{name: edited.Name, data: editedBytes, sha: sha256Hex(editedBytes)}, opts)
+	orig.sha = sha256Hex(orig.data)
+	return run(ctx, orig, doc{name: edited.Name, data: editedBytes, sha: sha256Hex(editedBytes)}, opts)
 }
 
 // doc is one side of an audit: the name the result uses, its bytes and
@@ -276,16 +300,24 @@ func run(ctx context.Context, orig, edited doc, opts Options) (*Result, error) {
 	} else {
 		contentDone <- content.Off()
 	}
-	renderer, closeR, err := opts.renderer(ctx)
+	// A byte-identical edit is neither rendered nor compared: its pages
+	// are the original's. No renderer is started for it (a shared one is
+	// used only to look the original's pages up in the store).
+	// With rendering off the pages stay "off". (Files over the size limit
+	// are not read, have no sha256, and are never identical.)
+	identical := orig.sha != "" && orig.sha == edited.sha && opts.Render != "" && opts.Render != RenderOff
+	renderer, closeR := opts.Renderer, func() {}
 	var startErr error // with RenderAuto: LibreOffice is installed but cannot start
-	if err != nil {
-		if opts.Render != RenderAuto || !errors.Is(err, render.ErrRendererBroken) {
-			return nil, err
+	if !identical || opts.Render == RenderOn {
+		if renderer, closeR, err = opts.renderer(ctx); err != nil {
+			if opts.Render != RenderAuto || !errors.Is(err, render.ErrRendererBroken) {
+				return nil, err
+			}
+			startErr, closeR = err, func() {}
 		}
-		startErr, closeR = err, func() {}
 	}
 	defer closeR()
-	if renderer != nil && (orig.path == "" || edited.path == "") {
+	if renderer != nil && !identical && (orig.path == "" || edited.path == "") {
 		fsutil.SweepStale("", "editaudit-audit-") // those of killed processes
 		dir, release, err := fsutil.MkdirTempOwned("", "editaudit-audit-")
 		if err != nil {
@@ -294,20 +326,28 @@ func run(ctx context.Context, orig, edited doc, opts Options) (*Result, error) {
 		defer release()
 		defer os.RemoveAll(dir)
 		for i, d := range []*doc{&orig, &edited} {
-			if d.path == "" {
+			if d.path == "" && d.data != nil {
 				if d.path, err = writeTemp(filepath.Join(dir, strconv.Itoa(i)), d.name, d.data); err != nil {
 					return nil, err
 				}
 			}
 		}
 	}
+	if renderer != nil && !identical && edited.read() {
+		// The edited file's PDF is asked for now, while the original's
+		// snapshot is made or loaded: the converter works on both at once.
+		defer renderer.Prefetch(ctx, edited.path)()
+	}
 	// The original's snapshot: from the store when it has it (a file too
 	// large to be read is inspected from its size, never stored).
 	snapOpts := baseline.Options{Renderer: renderer, Limits: opts.Limits, Data: orig.data}
 	var snap *baseline.Snapshot
-	if opts.Store != nil && orig.read() {
+	switch {
+	case identical:
+		snap, err = identicalSnapshot(ctx, orig, renderer, opts)
+	case opts.Store != nil && orig.read():
 		snap, _, err = opts.Store.Snapshot(ctx, orig.file(), orig.sha, snapOpts)
-	} else {
+	default:
 		snap, err = baseline.Make(ctx, orig.file(), snapOpts)
 	}
 	if err != nil {
@@ -328,16 +368,19 @@ func run(ctx context.Context, orig, edited doc, opts Options) (*Result, error) {
 	switch {
 	case startErr != nil:
 		res.Pages = Pages{Status: PagesFailed, Message: strings.TrimPrefix(startErr.Error(), "render: ") + " — not the documents' fault"}
+	case identical:
+		res.Pages = identicalPages(snap)
 	case renderer == nil && opts.Render == RenderAuto:
 		res.Pages = Pages{Status: PagesFailed, Message: renderOffMessage(opts.Render)}
 	case renderer == nil:
 		res.Pages = Pages{Status: PagesOff, Message: renderOffMessage(opts.Render)}
 	default:
-		var bands *pixeldiff.Bands
+		so := render.SignOptions{MaxKept: keptPages}
 		if snap.Pages.Status == baseline.PagesOK {
-			bands = &snap.Pages.Bands
+			so.Bands = &snap.Pages.Bands
+			so.Keep = notInOriginal(snap.Pages.Sigs)
 		}
-		ep, err := baseline.RenderPages(ctx, renderer, edited.path, edRep.Format, bands)
+		ep, err := baseline.RenderPagesWith(ctx, renderer, edited.path, edRep.Format, so)
 		if err != nil {
 			return nil, wrapRenderErr(err)
 		}
@@ -376,6 +419,47 @@ func run(ctx context.Context, orig, edited doc, opts Options) (*Result, error) {
 	return res, nil
 }
 
+// notInOriginal chooses the edited pages whose rasters are kept while
+// they are signed: those not identical to any page of the original, the
+// only ones that can be compared and shown.
+func notInOriginal(orig []pixeldiff.PageSig) func(int, pixeldiff.PageSig) bool {
+	seen := make(map[pixeldiff.Hash]bool, len(orig))
+	for _, s := range orig {
+		seen[s.Full] = true
+	}
+	return func(_ int, s pixeldiff.PageSig) bool { return !seen[s.Full] }
+}
+
+// identicalSnapshot is the original's snapshot for an edit that changed no
+// byte: the stored one when the store has it rendered (its page count is
+// then known), otherwise an inspection alone — nothing is rendered.
+func identicalSnapshot(ctx context.Context, orig doc, renderer *render.Renderer, opts Options) (*baseline.Snapshot, error) {
+	o := baseline.Options{Renderer: renderer, Limits: opts.Limits, Data: orig.data}
+	if opts.Store != nil && renderer != nil {
+		if snap, err := opts.Store.Cached(ctx, orig.file(), sha256Hex(orig.data), o); err == nil {
+			return snap, nil
+		}
+	}
+	o.Renderer = nil
+	return baseline.Make(ctx, orig.file(), o)
+}
+
+// IdenticalMessage is pages.message of an edit that changed no byte.
+const IdenticalMessage = "the edited file is byte-identical to the original: nothing was rendered or compared"
+
+// identicalPages is the page comparison of a byte-identical edit: status
+// ok, no page changed, nothing rendered. The page counts are the stored
+// snapshot's when it has them, else 0 (not rendered).
+func identicalPages(snap *baseline.Snapshot) Pages {
+	p := Pages{Status: PagesOK, Identical: true, Message: IdenticalMessage,
+		Changed: []ChangedPage{}, Inserted: []int{}, Deleted: []int{}, Shown: []ShownPage{}}
+	if snap.Pages.Status == baseline.PagesOK {
+		p.Before, p.After = len(snap.Pages.Sigs), len(snap.Pages.Sigs)
+		p.Toolchain = snap.Pages.Toolchain
+	}
+	return p
+}
+
 // diffContent is the content diff of the audit. It never fails the audit
 // (the content diff never blocks): a diff that could not be made is a
 // "partial" result saying why, with no change inferred. A panic is caught
@@ -398,6 +482,36 @@ func contentFailed(msg string) *content.Result {
 	return &content.Result{Status: content.StatusPartial, Message: msg, Changes: []content.Change{}}
 }
 
+// storedOriginal is the document whose sha256 is sha, from the store
+// (kept there beside its snapshots when it was made), or ErrNotInStore.
+func storedOriginal(st *baseline.Store, sha string) ([]byte, error) {
+	if !IsSHA256(sha) {
+		return nil, fmt.Errorf("audit: %q is not a sha256 (64 lowercase hex digits)", sha)
+	}
+	if st == nil {
+		return nil, fmt.Errorf("%w: no store given", ErrNotInStore)
+	}
+	b, err := st.Document(sha)
+	if errors.Is(err, baseline.ErrNotFound) {
+		return nil, fmt.Errorf("%w: %s", ErrNotInStore, sha)
+	}
+	return b, err
+}
+
+// IsSHA256 reports whether s is a sha256 as Source.SHA256 takes it: 64
+// lowercase hex digits.
+func IsSHA256(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
 // writeTemp writes data into a new folder dir as the base name of name, so
 // that the renderer sees the document's extension; a name without a usable
 // base name becomes "document".
@@ -418,8 +532,8 @@ func compareReports(orig, edited *formats.Report) *Result {
 	added, resolved := diffFindings(orig.Findings, edited.Findings)
 	res := &Result{
 		Schema:      Schema,
-		Original:    FileInfo{Path: orig.Path, SHA256: orig.SHA256, Format: orig.Format},
-		Edited:      FileInfo{Path: edited.Path, SHA256: edited.SHA256, Format: edited.Format},
+		Original:    FileInfo{Path: orig.Path, SHA256: orig.SHA256, Format: orig.Format, NotCounted: orig.NotCounted},
+		Edited:      FileInfo{Path: edited.Path, SHA256: edited.SHA256, Format: edited.Format, NotCounted: edited.NotCounted},
 		NewFindings: nonNil(added),
 		Resolved:    nonNil(resolved),
 		Preexisting: formats.TallyOf(orig.Findings),

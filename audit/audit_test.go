@@ -3,6 +3,8 @@ package audit_test
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -369,5 +371,46 @@ func TestReaderMatchesFiles(t *testing.T) {
 	if _, err := audit.Reader(context.Background(), audit.SourceBytes("a.docx", orig), audit.SourceBytes("b.docx", edited),
 		audit.Options{Restore: true}); !errors.Is(err, audit.ErrRestoreNeedsFile) {
 		t.Errorf("Reader with Restore: %v, want ErrRestoreNeedsFile", err)
+	}
+}
+
+// TestReaderOriginalBySHA256: an original given by its sha256 alone is
+// audited from its stored snapshot exactly as when its bytes are given;
+// one the store lacks is ErrNotInStore.
+func TestReaderOriginalBySHA256(t *testing.T) {
+	orig := synthDoc(t, "contract.json")
+	edited := mutateDoc(t, "docx.row-deleted", orig)
+	st, err := baseline.OpenStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := audit.Options{Render: audit.RenderOff, Store: st}
+	if !testing.Short() && renderer != nil {
+		opts.Render, opts.Renderer = audit.RenderOn, renderer
+	}
+	ctx := context.Background()
+	sum := sha256.Sum256(orig)
+	sha := hex.EncodeToString(sum[:])
+	bySHA := audit.Source{Name: "orig.docx", SHA256: sha}
+	if _, err := audit.Reader(ctx, bySHA, audit.SourceBytes("e.docx", edited), opts); !errors.Is(err, audit.ErrNotInStore) {
+		t.Fatalf("before the original is stored: %v, want ErrNotInStore", err)
+	}
+	full, err := audit.Reader(ctx, audit.SourceBytes("orig.docx", orig), audit.SourceBytes("e.docx", edited), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromStore, err := audit.Reader(ctx, bySHA, audit.SourceBytes("e.docx", edited), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := json.Marshal(full)
+	b, _ := json.Marshal(fromStore)
+	if !bytes.Equal(a, b) {
+		t.Errorf("by sha256 and by bytes differ:\nbytes %s\nsha   %s", a, b)
+	}
+	noStore := opts
+	noStore.Store = nil
+	if _, err := audit.Reader(ctx, bySHA, audit.SourceBytes("e.docx", edited), noStore); !errors.Is(err, audit.ErrNotInStore) {
+		t.Errorf("without a store: %v, want ErrNotInStore", err)
 	}
 }

@@ -124,11 +124,22 @@ func procsMentioning(s string) []string {
 	return out
 }
 
-// waitGone waits up to 10s for every process mentioning s to end.
+// waitGone waits up to 10s for every process mentioning s to end, and
+// for none to have appeared for a second (a conversion asked for ahead of
+// its use may be starting when the audit is cancelled; the pool kills it
+// as soon as it sees nobody waits).
 func waitGone(t *testing.T, s string) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
-	for len(procsMentioning(s)) > 0 && time.Now().Before(deadline) {
+	var quiet time.Time
+	for time.Now().Before(deadline) {
+		if len(procsMentioning(s)) > 0 {
+			quiet = time.Time{}
+		} else if quiet.IsZero() {
+			quiet = time.Now()
+		} else if time.Since(quiet) > time.Second {
+			return
+		}
 		time.Sleep(100 * time.Millisecond)
 	}
 	if left := procsMentioning(s); len(left) > 0 {

@@ -2,6 +2,7 @@ package audit
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -103,7 +104,7 @@ func Feedback(r *Result, opts FeedbackOptions) string {
 		before = append(before, "Structure, content and pages: not compared; there is no edited file to read.")
 		content = nil
 	} else {
-		before = append(before, fbStructureLines(r.Structure.Shrunk)...)
+		before = append(before, fbStructureLines(r)...)
 		after = fbPagesLines(&r.Pages)
 		// No page changed but the content did (a word in a small title,
 		// speaker notes): say so, lest "none changed" read as "nothing".
@@ -329,11 +330,21 @@ func fbResolvedLine(fs []formats.Finding) string {
 	return s + "."
 }
 
-func fbStructureLines(sh []Shrink) []string {
-	if len(sh) == 0 {
+func fbStructureLines(r *Result) []string {
+	sh := r.Structure.Shrunk
+	var lines []string
+	if nc := fbNotCountedLine(r); nc != "" {
+		lines = append(lines, nc)
+		if len(sh) == 0 {
+			if len(r.Structure.Unknown) > 0 && len(r.Structure.Unknown) == len(r.Structure.Before.Keys()) {
+				return lines
+			}
+			return append(lines, "Structure: nothing else lost.")
+		}
+	} else if len(sh) == 0 {
 		return []string{"Structure: nothing lost."}
 	}
-	lines := []string{"Structure that shrank (never blocks; make sure the instruction asked for it):"}
+	lines = append(lines, "Structure that shrank (never blocks; make sure the instruction asked for it):")
 	for _, s := range sh {
 		l := fmt.Sprintf("- %s %d → %d", s.Metric, s.Before, s.After)
 		if w := fbOneLine(s.Where); w != "" {
@@ -342,6 +353,51 @@ func fbStructureLines(sh []Shrink) []string {
 		lines = append(lines, l)
 	}
 	return lines
+}
+
+// fbNotCountedLine says which parts were not counted because they did not
+// parse, on which side, and which metrics that leaves unknown: "Structure:
+// not counted: word/document.xml did not parse (edited file), so tables,
+// rows, cells, paragraphs, nested_tables are unknown, not compared." ""
+// when every count is complete.
+func fbNotCountedLine(r *Result) string {
+	if len(r.Structure.NotCounted) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, p := range r.Structure.NotCounted {
+		inB, inA := slices.Contains(r.Original.NotCounted, p), slices.Contains(r.Edited.NotCounted, p)
+		side := ""
+		switch {
+		case inB && inA:
+			side = "both files"
+		case inB:
+			side = "original"
+		case inA:
+			side = "edited file"
+		}
+		if p == formats.NotCountedPackage {
+			switch side {
+			case "both files":
+				parts = append(parts, "neither file is a readable zip package")
+			case "":
+				parts = append(parts, "a file is not a readable zip package")
+			default:
+				parts = append(parts, "the "+side+" is not a readable zip package")
+			}
+			continue
+		}
+		s := p + " did not parse"
+		if side != "" {
+			s += " (" + side + ")"
+		}
+		parts = append(parts, s)
+	}
+	l := "Structure: not counted: " + fbCapList(parts)
+	if u := r.Structure.Unknown; len(u) > 0 {
+		l += ", so " + fbCapList(u) + " are unknown and not compared"
+	}
+	return l + "."
 }
 
 func fbPagesLines(p *Pages) []string {
@@ -367,6 +423,9 @@ func fbPagesLines(p *Pages) []string {
 		return []string{s + "."}
 	}
 
+	if p.Identical {
+		return []string{"Pages: identical to the original (the edited file is byte-identical): nothing was rendered or compared, no page changed."}
+	}
 	refs := func(cs []ChangedPage) []string {
 		var out []string
 		for _, c := range cs {
@@ -388,15 +447,7 @@ func fbPagesLines(p *Pages) []string {
 	add("inserted", fbInts(p.Inserted))
 	add("deleted (original numbering)", fbInts(p.Deleted))
 	for _, rf := range p.Reflowed {
-		span := strconv.Itoa(rf.From)
-		if rf.To > rf.From {
-			span += "–" + strconv.Itoa(rf.To)
-		}
-		l := "- reflowed: " + span
-		if rf.Cause > 0 {
-			l += fmt.Sprintf(" (pushed by the change on page %d)", rf.Cause)
-		}
-		items = append(items, l+".")
+		items = append(items, "- reflowed: "+ReflowText(rf, p.Inserted)+".")
 	}
 
 	head := fmt.Sprintf("Pages: %d before, %d after", p.Before, p.After)
@@ -420,6 +471,41 @@ func fbPagesLines(p *Pages) []string {
 		}
 	}
 	return append([]string{head + ":"}, items...)
+}
+
+// ReflowText describes a reflow run for people and models: "4–9 (pushed
+// by the change on page 4)", "2–4 (original pages 1–3; pushed by the page
+// inserted at 1)" when the run starts with an inserted page (the inserted
+// page is named once, as inserted), "2–3 (original pages 2–4; …)" when the
+// run holds the content of more or other original pages than its numbers
+// say.
+func ReflowText(rf Reflow, inserted []int) string {
+	from, cause := rf.From, fmt.Sprintf("pushed by the change on page %d", rf.Cause)
+	if slices.Contains(inserted, rf.From) && rf.To > rf.From {
+		from++
+		cause = fmt.Sprintf("pushed by the page inserted at %d", rf.From)
+	}
+	span := strconv.Itoa(from)
+	if rf.To > from {
+		span += "–" + strconv.Itoa(rf.To)
+	}
+	var notes []string
+	if rf.BeforeFrom > 0 && (rf.BeforeFrom != from || rf.BeforeTo != rf.To) {
+		was := strconv.Itoa(rf.BeforeFrom)
+		if rf.BeforeTo > rf.BeforeFrom {
+			was = "original pages " + was + "–" + strconv.Itoa(rf.BeforeTo)
+		} else {
+			was = "original page " + was
+		}
+		notes = append(notes, was)
+	}
+	if rf.Cause > 0 {
+		notes = append(notes, cause)
+	}
+	if len(notes) == 0 {
+		return span
+	}
+	return span + " (" + strings.Join(notes, "; ") + ")"
 }
 
 // fbPageRef names a page present in both files by its edited number, with its

@@ -44,6 +44,9 @@ func CheckFeedback(rep *formats.Report, attached []int, total int, opts Feedback
 		}
 		tail = append(tail, "Structure: "+strings.Join(kv, ", ")+".")
 	}
+	if len(rep.NotCounted) > 0 {
+		tail = append(tail, "Not counted: "+fbCapList(rep.NotCounted)+" did not parse, so the counts above are partial.")
+	}
 	pl := checkPagesLine(attached, total)
 	if rep.Format == formats.HWPX && len(attached) > 0 {
 		// Hangul pages are always laid out by editaudit's converter.

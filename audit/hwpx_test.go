@@ -68,7 +68,16 @@ func TestHWPXPages(t *testing.T) {
 	opts := audit.Options{Render: audit.RenderOn, Renderer: r}
 
 	t.Run("identical", func(t *testing.T) {
-		res, _, _ := run(t, orig, orig, ".hwpx", opts)
+		// Byte-identical: nothing rendered (the short-circuit).
+		if res, _, _ := run(t, orig, orig, ".hwpx", opts); !res.Pages.Identical || len(res.Pages.Changed) != 0 {
+			t.Errorf("byte-identical pages %+v", res.Pages)
+		}
+		// The same content in other bytes (a newline after the root): both
+		// rendered, no page differs.
+		same := rezipHWPX(t, orig, map[string]func(string) string{
+			"Contents/section0.xml": func(s string) string { return s + "\n" },
+		})
+		res, _, _ := run(t, orig, same, ".hwpx", opts)
 		p := res.Pages
 		if p.Status != audit.PagesOK || p.Before == 0 || p.Before != p.After || len(p.Changed)+len(p.Inserted)+len(p.Deleted)+len(p.Reflowed) != 0 {
 			t.Fatalf("pages %+v", p)

@@ -46,7 +46,7 @@ func comparePages(ctx context.Context, r *render.Renderer, snap *baseline.Snapsh
 	reflows := pixeldiff.DetectReflow(sp.Sigs, ep.Sigs, pairs, bands)
 	inRun := map[int]bool{}
 	for _, rf := range reflows {
-		out.Reflowed = append(out.Reflowed, Reflow{From: rf.From, To: rf.To, Cause: rf.Cause})
+		out.Reflowed = append(out.Reflowed, Reflow{From: rf.From, To: rf.To, Cause: rf.Cause, BeforeFrom: rf.BeforeFrom, BeforeTo: rf.BeforeTo})
 		for p := rf.From; p <= rf.To; p++ {
 			if p != rf.Cause {
 				inRun[p] = true
@@ -55,18 +55,26 @@ func comparePages(ctx context.Context, r *render.Renderer, snap *baseline.Snapsh
 	}
 	// Pixel-compare the pairs that differ and are not explained by a
 	// reflow; a pair whose differences are only rendering noise is same.
+	// A moved page is compared when its content outside the bands differs
+	// (paired by its text: a slide moved and its number changed).
 	var todo []int
 	for i, p := range pairs {
-		if p.Label == pixeldiff.LabelChanged && !inRun[p.After] && !p.Moved {
-			todo = append(todo, i)
+		if p.Label != pixeldiff.LabelChanged || inRun[p.After] {
+			continue
 		}
+		if p.Moved && sp.Sigs[p.Before-1].Masked(bands) == ep.Sigs[p.After-1].Masked(bands) {
+			continue
+		}
+		todo = append(todo, i)
 	}
 	diffs := map[int]pixeldiff.Diff{}
 	copts := opts.Compare
 	copts.Bands = bands
+	before := newPageSource(r, snap.PDF(), sp.Sizes, nil)
+	after := newPageSource(r, ep.PDFPath(), ep.Sizes, ep.Kept())
 	for start := 0; start < len(todo); start += compareChunk {
 		chunk := todo[start:min(len(todo), start+compareChunk)]
-		bs, as, err := rasterPairs(ctx, r, snap.PDF(), ep.PDFPath(), pairs, chunk)
+		bs, as, err := rasterPairs(ctx, before, after, pairs, chunk)
 		if err != nil {
 			out.Status, out.Message = PagesFailed, fmt.Sprintf("comparing pages: %v", err)
 			return out
@@ -88,7 +96,7 @@ func comparePages(ctx context.Context, r *render.Renderer, snap *baseline.Snapsh
 				break // said once in Reflowed
 			}
 			d, compared := diffs[i]
-			if compared && d.Same {
+			if compared && d.Same && !p.Moved {
 				p.Label = pixeldiff.LabelSame
 				break
 			}
@@ -105,6 +113,9 @@ func comparePages(ctx context.Context, r *render.Renderer, snap *baseline.Snapsh
 	}
 	sel := pixeldiff.Budget(kept, reflows, opts.show())
 	for _, p := range sel.Listed {
+		if p.After > 0 && inRun[p.After] {
+			continue // said once, in Reflowed
+		}
 		if p.After > 0 {
 			out.NotShown = append(out.NotShown, p.After)
 		} else {
@@ -115,7 +126,7 @@ func comparePages(ctx context.Context, r *render.Renderer, snap *baseline.Snapsh
 	for _, c := range out.Changed {
 		boxes[[2]int{c.Before, c.After}] = c.Boxes
 	}
-	shown, err := drawShown(ctx, r, snap.PDF(), ep.PDFPath(), sel.Shown, boxes, opts.OutDir)
+	shown, err := drawShown(ctx, before, after, sel.Shown, boxes, opts.OutDir)
 	if err != nil {
 		out.Status, out.Message = PagesFailed, fmt.Sprintf("drawing the changed pages: %v", err)
 		return out
@@ -128,8 +139,61 @@ func round4(f float64) float64 {
 	return float64(int64(f*10000+0.5)) / 10000
 }
 
+// keptPages bounds the page rasters an audit holds per document (an A4
+// page at 100 dpi is ~2.9 MB; as many as a compare chunk): the edited
+// file's pages kept from signing and the pages drawn for comparing,
+// reused when the same pages are compared and shown. Pages beyond it are
+// drawn again when needed.
+const keptPages = compareChunk
+
+// pageSource draws a document's pages from its PDF, each once: pages kept
+// from signing and pages drawn before (up to keptPages) are handed out
+// again instead of drawn again, and pages are drawn in ranges without
+// asking the rasterizer for their sizes, which the signing recorded.
+type pageSource struct {
+	r     *render.Renderer
+	pdf   string
+	sizes [][2]float64
+	have  map[int]*pixeldiff.Raster
+}
+
+func newPageSource(r *render.Renderer, pdf string, sizes [][2]float64, kept map[int]*pixeldiff.Raster) *pageSource {
+	have := map[int]*pixeldiff.Raster{}
+	for p, ra := range kept {
+		have[p] = ra
+	}
+	return &pageSource{r: r, pdf: pdf, sizes: sizes, have: have}
+}
+
+// get returns the rasters of pages (1-based).
+func (s *pageSource) get(ctx context.Context, pages []int) (map[int]*pixeldiff.Raster, error) {
+	m := map[int]*pixeldiff.Raster{}
+	var missing []int
+	for _, p := range pages {
+		if ra := s.have[p]; ra != nil {
+			m[p] = ra
+		} else {
+			missing = append(missing, p)
+		}
+	}
+	if len(missing) == 0 {
+		return m, nil
+	}
+	keep := func(page int, ra *pixeldiff.Raster, _, _ float64) error {
+		m[page] = ra
+		if len(s.have) < keptPages {
+			s.have[page] = ra
+		}
+		return nil
+	}
+	if len(s.sizes) > 0 {
+		return m, render.RasterizeKnownPages(ctx, s.r.Raster, s.pdf, s.r.DPIValue(), missing, s.sizes, keep)
+	}
+	return m, render.RasterizePages(ctx, s.r.Raster, s.pdf, s.r.DPIValue(), missing, keep)
+}
+
 // rasterPairs draws the pages of the pairs listed by idx on both sides.
-func rasterPairs(ctx context.Context, r *render.Renderer, pdfB, pdfA string, pairs []pixeldiff.Pair, idx []int) (map[int]*pixeldiff.Raster, map[int]*pixeldiff.Raster, error) {
+func rasterPairs(ctx context.Context, before, after *pageSource, pairs []pixeldiff.Pair, idx []int) (map[int]*pixeldiff.Raster, map[int]*pixeldiff.Raster, error) {
 	var wantB, wantA []int
 	for _, i := range idx {
 		if pairs[i].Before > 0 {
@@ -139,26 +203,18 @@ func rasterPairs(ctx context.Context, r *render.Renderer, pdfB, pdfA string, pai
 			wantA = append(wantA, pairs[i].After)
 		}
 	}
-	draw := func(pdf string, pages []int) (map[int]*pixeldiff.Raster, error) {
-		m := map[int]*pixeldiff.Raster{}
-		err := render.RasterizePages(ctx, r.Raster, pdf, r.DPIValue(), pages, func(page int, ra *pixeldiff.Raster, _, _ float64) error {
-			m[page] = ra
-			return nil
-		})
-		return m, err
-	}
-	bs, err := draw(pdfB, wantB)
+	bs, err := before.get(ctx, wantB)
 	if err != nil {
 		return nil, nil, err
 	}
-	as, err := draw(pdfA, wantA)
+	as, err := after.get(ctx, wantA)
 	return bs, as, err
 }
 
 // drawShown makes the before/after composites of the shown pairs, as JPEG
 // bytes and, with an output folder, as files pages/pN.jpg (the edited
 // page's number; dN.jpg for a deleted original page).
-func drawShown(ctx context.Context, r *render.Renderer, pdfB, pdfA string, shown []pixeldiff.Pair, boxes map[[2]int][][4]int, outDir string) ([]ShownPage, error) {
+func drawShown(ctx context.Context, before, after *pageSource, shown []pixeldiff.Pair, boxes map[[2]int][][4]int, outDir string) ([]ShownPage, error) {
 	res := []ShownPage{}
 	if len(shown) == 0 {
 		return res, nil
@@ -167,7 +223,7 @@ func drawShown(ctx context.Context, r *render.Renderer, pdfB, pdfA string, shown
 	for i := range shown {
 		idx[i] = i
 	}
-	bs, as, err := rasterPairs(ctx, r, pdfB, pdfA, shown, idx)
+	bs, as, err := rasterPairs(ctx, before, after, shown, idx)
 	if err != nil {
 		return nil, err
 	}

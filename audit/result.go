@@ -16,6 +16,9 @@ type FileInfo struct {
 	Format formats.Format `json:"format"`
 	// Pages is the rendered page count (0 when not rendered).
 	Pages int `json:"pages"`
+	// NotCounted are this file's counted parts that did not parse
+	// (formats.Report.NotCounted): their structure counts are unknown.
+	NotCounted []string `json:"not_counted,omitempty"`
 }
 
 // Shrink is one structure metric that went down.
@@ -33,7 +36,22 @@ type Shrink struct {
 type Structure struct {
 	Before formats.Counts `json:"before"`
 	After  formats.Counts `json:"after"`
-	Shrunk []Shrink       `json:"shrunk"`
+	// Shrunk lists the metrics that went down, among those counted
+	// completely on both sides.
+	Shrunk []Shrink `json:"shrunk"`
+	// Incomplete is true when a counted part of either file did not parse:
+	// NotCounted names those parts and Unknown the metrics they make
+	// unknown; no shrink is reported for those metrics. (Absent from the
+	// JSON when every count is exact.)
+	Incomplete bool `json:"incomplete,omitempty"`
+	// NotCounted are the parts, of either file, that did not parse
+	// ("word/document.xml"; formats.NotCountedPackage for a file whose zip
+	// could not be read). Original.NotCounted and Edited.NotCounted say
+	// which side.
+	NotCounted []string `json:"not_counted,omitempty"`
+	// Unknown are the metrics not compared because a part in NotCounted
+	// contributes to them.
+	Unknown []string `json:"unknown,omitempty"`
 }
 
 // ChangedPage is a page present in both files whose pixels differ.
@@ -44,7 +62,8 @@ type ChangedPage struct {
 	Boxes  [][4]int `json:"boxes"`
 	// MarginsOnly: only the header/footer bands changed (page numbers).
 	MarginsOnly bool `json:"margins_only"`
-	// Moved: the page is unchanged but out of its old order.
+	// Moved: the page is out of its old order; unchanged when Boxes is
+	// empty, else its content changed too.
 	Moved bool `json:"moved,omitempty"`
 }
 
@@ -56,6 +75,11 @@ type Reflow struct {
 	To   int `json:"to"`
 	// Cause is the edited page where the change that pushed them started.
 	Cause int `json:"cause"`
+	// BeforeFrom and BeforeTo are the original's pages whose content the
+	// run holds (0 when unknown): a run of 2–3 holding original pages 2–4
+	// says where the missing page went.
+	BeforeFrom int `json:"before_from,omitempty"`
+	BeforeTo   int `json:"before_to,omitempty"`
 }
 
 // ShownPage is a changed, inserted or deleted page given as an image.
@@ -89,7 +113,11 @@ type Pages struct {
 	Inserted []int         `json:"inserted"`
 	Deleted  []int         `json:"deleted"`
 	Reflowed []Reflow      `json:"reflowed,omitempty"`
-	Shown    []ShownPage   `json:"shown"`
+	// Identical: the edited file is byte-identical to the original, so
+	// nothing was rendered or compared and no page changed (Before and
+	// After are the stored snapshot's page count, 0 when it has none).
+	Identical bool        `json:"identical,omitempty"`
+	Shown     []ShownPage `json:"shown"`
 	// NotShown lists the edited pages (or original pages, for deletions)
 	// that changed but were cut by the --show budget.
 	NotShown []int `json:"not_shown,omitempty"`
@@ -145,11 +173,12 @@ type Result struct {
 // ChangeKinds splits the changed pages the way every report groups them:
 // content changes, changes confined to the header/footer bands, and pages
 // that moved unchanged. A moved page counts as moved even when its bands
-// differ too.
+// differ too; one whose content differs (changed regions) is a content
+// change, named with its old number.
 func (p Pages) ChangeKinds() (content, margins, moved []ChangedPage) {
 	for _, c := range p.Changed {
 		switch {
-		case c.Moved:
+		case c.Moved && len(c.Boxes) == 0:
 			moved = append(moved, c)
 		case c.MarginsOnly:
 			margins = append(margins, c)

@@ -2,6 +2,7 @@ package audit
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -14,12 +15,38 @@ const maxWhere = 3
 
 // diffStructure reports every metric that went down, before → after, and
 // where: the sites (tables, cells, slides, sheets) that lost the most of
-// it. Growth is not damage and is not reported.
+// it. Growth is not damage and is not reported. A metric that a part which
+// did not parse contributes to, on either side, is unknown and never
+// reported as shrunk: a broken part's partial count is not a loss.
 func diffStructure(before, after *formats.Report) Structure {
 	s := Structure{Before: copyCounts(before.Counts), After: copyCounts(after.Counts), Shrunk: []Shrink{}}
+	unknown := map[string]bool{}
+	for _, r := range []*formats.Report{before, after} {
+		ms, all := r.UnknownMetrics()
+		if all {
+			for _, c := range []formats.Counts{before.Counts, after.Counts} {
+				for k := range c {
+					unknown[k] = true
+				}
+			}
+		}
+		for k := range ms {
+			unknown[k] = true
+		}
+		for _, p := range r.NotCounted {
+			if !slices.Contains(s.NotCounted, p) {
+				s.NotCounted = append(s.NotCounted, p)
+			}
+		}
+	}
+	s.Incomplete = len(s.NotCounted) > 0
+	for k := range unknown {
+		s.Unknown = append(s.Unknown, k)
+	}
+	sort.Strings(s.Unknown)
 	for _, m := range before.Counts.Keys() {
 		b, a := before.Counts[m], after.Counts[m]
-		if a >= b {
+		if a >= b || unknown[m] {
 			continue
 		}
 		s.Shrunk = append(s.Shrunk, Shrink{Metric: m, Before: b, After: a, Where: where(m, before.Sites, after.Sites)})

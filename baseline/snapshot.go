@@ -51,8 +51,9 @@ type Pages struct {
 	// transient pages is never stored: the next audit renders again.
 	Transient bool `json:"transient,omitempty"`
 
-	pdfPath string // the rendered PDF until it is stored or removed
-	cause   error  // why the pages failed (fresh from RenderPages only)
+	pdfPath string                    // the rendered PDF until it is stored or removed
+	cause   error                     // why the pages failed (fresh from RenderPages only)
+	kept    map[int]*pixeldiff.Raster // rasters kept while signing (RenderPagesWith)
 }
 
 // Err is why the pages failed, for a Pages fresh from RenderPages (nil
@@ -62,6 +63,11 @@ func (p Pages) Err() error { return p.cause }
 // PDFPath is the rendered PDF of a Pages fresh from RenderPages ("" once
 // stored, or when not rendered). The caller owns the file.
 func (p Pages) PDFPath() string { return p.pdfPath }
+
+// Kept are the page rasters a Pages fresh from RenderPagesWith kept, by
+// page number (nil when none): drawn once for signing, reused to compare
+// and show those pages.
+func (p Pages) Kept() map[int]*pixeldiff.Raster { return p.kept }
 
 // Snapshot is everything an audit needs of an original: its inspection
 // report (findings, counts, sites) and its pages.
@@ -143,13 +149,7 @@ func ToolchainKey(ctx context.Context, r *render.Renderer) string {
 // unsupported, not an error; errors are I/O, a missing renderer
 // (render.ErrNoRenderer) and cancellation.
 func Make(ctx context.Context, path string, opts Options) (*Snapshot, error) {
-	var rep *formats.Report
-	var err error
-	if opts.Data != nil {
-		rep, err = inspect.Bytes(ctx, opts.Data, path, inspect.Options{Limits: opts.Limits})
-	} else {
-		rep, err = inspect.File(ctx, path, inspect.Options{Limits: opts.Limits})
-	}
+	rep, err := inspectDoc(ctx, path, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -169,6 +169,14 @@ func Make(ctx context.Context, path string, opts Options) (*Snapshot, error) {
 	return s, nil
 }
 
+// inspectDoc inspects opts.Data, or the file at path, under the name path.
+func inspectDoc(ctx context.Context, path string, opts Options) (*formats.Report, error) {
+	if opts.Data != nil {
+		return inspect.Bytes(ctx, opts.Data, path, inspect.Options{Limits: opts.Limits})
+	}
+	return inspect.File(ctx, path, inspect.Options{Limits: opts.Limits})
+}
+
 // RenderPages renders a document and returns its page signatures, with the
 // PDF path kept (unexported) for the caller to store or remove. A document
 // that cannot be rendered is a Pages status, not an error; the error is for
@@ -177,11 +185,17 @@ func Make(ctx context.Context, path string, opts Options) (*Snapshot, error) {
 // bands nil detects the document's own bands (an original); an edited file
 // passes its original's bands.
 func RenderPages(ctx context.Context, r *render.Renderer, path string, f formats.Format, bands *pixeldiff.Bands) (Pages, error) {
+	return RenderPagesWith(ctx, r, path, f, render.SignOptions{Bands: bands})
+}
+
+// RenderPagesWith is RenderPages with the signing options: the bands, and
+// which page rasters to keep (Pages.Kept).
+func RenderPagesWith(ctx context.Context, r *render.Renderer, path string, f formats.Format, so render.SignOptions) (Pages, error) {
 	tc := r.Toolchain(ctx)
 	if f == formats.Unknown {
 		return Pages{Status: PagesUnsupported, Message: "the file is not a document LibreOffice can render", Toolchain: tc.String()}, nil
 	}
-	pp, err := r.RenderSigs(ctx, path, bands)
+	pp, err := r.Sign(ctx, path, so)
 	if err != nil {
 		if errors.Is(err, render.ErrNoRenderer) || ctx.Err() != nil {
 			return Pages{}, errors.Join(ctx.Err(), err)
@@ -209,5 +223,5 @@ func RenderPages(ctx context.Context, r *render.Renderer, path string, f formats
 		return Pages{Status: PagesFailed, Message: fmt.Sprintf("reading the rendered PDF: %v", err), Toolchain: tc.String(), Transient: true}, nil
 	}
 	return Pages{Status: PagesOK, Sigs: pp.Sigs, Sizes: pp.Sizes, Bands: pp.Bands, PDFSHA256: sum, Toolchain: tc.String(),
-		Notice: pp.Notice, Notes: pp.Notes, pdfPath: pp.PDF}, nil
+		Notice: pp.Notice, Notes: pp.Notes, pdfPath: pp.PDF, kept: pp.Kept}, nil
 }

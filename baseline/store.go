@@ -163,8 +163,9 @@ func (s *Store) Put(snap *Snapshot) error {
 // hit reports whether it came from the store.
 func (s *Store) Snapshot(ctx context.Context, path, sha string, opts Options) (snap *Snapshot, hit bool, err error) {
 	key := sha + "-" + ToolchainKey(ctx, opts.Renderer)
-	if snap, err := s.Get(key); err == nil {
-		snap.Report.Path = path
+	snap, err = s.Cached(ctx, path, sha, opts)
+	if err == nil {
+		s.keepDocument(path, sha, opts.Data)
 		return snap, true, nil
 	} else if !errors.Is(err, ErrNotFound) {
 		return nil, false, err
@@ -182,6 +183,7 @@ func (s *Store) Snapshot(ctx context.Context, path, sha string, opts Options) (s
 	if err := s.Put(snap); err != nil {
 		return snap, false, nil // a store that cannot be written is not fatal
 	}
+	s.keepDocument(path, sha, opts.Data)
 	return snap, false, nil
 }
 
@@ -191,6 +193,52 @@ const checksumFile = "snapshot.sha256"
 func sha256Hex(b []byte) string {
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
+}
+
+// keepDocument stores the original's bytes (data, or the file at path)
+// beside its snapshots unless the store has them; a failure only means a
+// later audit by sha256 alone has to send the original again.
+func (s *Store) keepDocument(path, sha string, data []byte) {
+	if !validSHA(sha) {
+		return
+	}
+	if st, err := os.Stat(s.documentPath(sha)); err == nil && st.Mode().IsRegular() {
+		return
+	}
+	if data == nil {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return
+		}
+		data = b
+	}
+	_ = s.PutDocument(sha, data)
+}
+
+// Cached returns the stored snapshot of the document at path (content sha)
+// for the renderer's toolchain, or ErrNotFound; it never renders. The
+// entry is addressed by content, but some findings depend on the name
+// (package.extension-mismatch: the same bytes are fine as x.dotx and wrong
+// as x.docx): they follow path — a document stored under another name is
+// inspected again under this one, keeping the stored pages, which do not
+// depend on the name.
+func (s *Store) Cached(ctx context.Context, path, sha string, opts Options) (*Snapshot, error) {
+	snap, err := s.Get(sha + "-" + ToolchainKey(ctx, opts.Renderer))
+	if err != nil {
+		return nil, err
+	}
+	if filepath.Base(snap.Report.Path) != filepath.Base(path) {
+		rep, err := inspectDoc(ctx, path, opts)
+		if err != nil {
+			return nil, err
+		}
+		if rep.SHA256 != sha { // the file changed since it was hashed
+			return nil, ErrNotFound
+		}
+		snap.Report = rep
+	}
+	snap.Report.Path = path
+	return snap, nil
 }
 
 func fileSHA256(path string) (string, error) { return fsutil.SHA256File(path) }

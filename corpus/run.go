@@ -119,9 +119,10 @@ type RunStats struct {
 }
 
 // NewRenderer starts the renderer a corpus run shares for mode
-// (audit.StartRenderer: nil for off, and for auto without LibreOffice),
-// with the pool's default min(NumCPU, 4) LibreOffice processes. The
-// returned func closes it.
+// (audit.StartRenderer: nil for off, and for auto without LibreOffice):
+// the warm converter when LibreOffice's Python UNO bridge is installed,
+// else the batch one, with the pool's default min(NumCPU, 4) LibreOffice
+// processes. The returned func closes it.
 func NewRenderer(ctx context.Context, mode string) (*render.Renderer, func(), error) {
 	r, err := audit.StartRenderer(ctx, mode, render.Config{})
 	return r, func() { r.Close() }, err
@@ -223,6 +224,9 @@ func RunPairs(ctx context.Context, pairs []Pair, opts RunOptions) (*RunStats, er
 		jobs = DefaultJobs(opts.Renderer != nil)
 	}
 	sess := startSession(ri, opts, len(sel), outside, jobs)
+	if opts.Renderer != nil {
+		sess.Toolchain = opts.Renderer.Toolchain(ctx).String()
+	}
 	if err := writeRunInfo(opts.Out, ri); err != nil {
 		return nil, err
 	}
@@ -459,6 +463,12 @@ func (r *runner) pair(ctx context.Context, p Pair) (rec *results.Record) {
 		return failedRecord(rec, err)
 	}
 
+	if r.opts.Renderer != nil && shaE != shaO {
+		// The edited file's PDF is asked for now, beside the original's
+		// (audit.Files takes it when it gets there; an identical edit is
+		// not rendered).
+		defer r.opts.Renderer.Prefetch(ctx, p.Edited)()
+	}
 	// The original's snapshot, made once: pairs sharing an original wait
 	// for the first to store it and then load it (the store alone would
 	// let concurrent pairs all miss and all render it).
@@ -507,13 +517,15 @@ func (r *runner) pair(ctx context.Context, p Pair) (rec *results.Record) {
 	return rec
 }
 
-// writePairReport writes the pair's own HTML report into outDir (images
-// embedded from memory), then makes res's image and rejected-copy paths
-// relative to the run folder (dir is outDir relative to it) and drops the
-// image bytes.
+// writePairReport writes the pair's own HTML report into outDir (linking
+// the composites the audit wrote to outDir/pages/, so each image is stored
+// once), then makes res's image and rejected-copy paths relative to the
+// run folder (dir is outDir relative to it) and drops the image bytes.
 func writePairReport(res *audit.Result, outDir, dir string) error {
 	rep := filepath.Join(outDir, "report.html")
-	if err := fsutil.ReplaceAtomic(rep, 0o644, func(w io.Writer) error { return reports.WriteHTML(w, res, reports.HTMLOptions{}) }); err != nil {
+	if err := fsutil.ReplaceAtomic(rep, 0o644, func(w io.Writer) error {
+		return reports.WriteHTML(w, res, reports.HTMLOptions{LinkImages: true})
+	}); err != nil {
 		return err
 	}
 	for i := range res.Pages.Shown {

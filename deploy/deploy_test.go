@@ -197,7 +197,7 @@ func TestDockerfileLint(t *testing.T) {
 }
 
 // manifests are the Kubernetes manifests deploy/ ships.
-var manifests = []string{"k8s-indexed-job.yaml", "k8s-local-volume.yaml"}
+var manifests = []string{"k8s-indexed-job.yaml", "k8s-local-volume.yaml", "k8s-serve.yaml"}
 
 // extract reads YAML documents as JSON objects (through tools/validate).
 func extract(t *testing.T, files ...string) []map[string]any {

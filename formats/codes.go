@@ -62,4 +62,7 @@ const (
 	CodeXMLTooDeep         = "xml.too-deep"
 	CodeXMLTokenTooLarge   = "xml.token-too-large"
 	CodeXMLTooManyFindings = "xml.too-many-findings"
+	// CodeXMLMCPrefix: mc:Ignorable, mc:MustUnderstand or mc:Choice
+	// Requires lists a prefix that is not declared (ECMA-376 Part 3).
+	CodeXMLMCPrefix = "xml.mc-undeclared-prefix"
 )

@@ -347,11 +347,28 @@ func (p *Package) checkOPC(ctx context.Context) {
 			if rels == nil {
 				where = "a relationships part (it has none)"
 			}
+			if p.isTheme(part) {
+				// MarkupRules: openpyxl copies a theme without its
+				// relationships; no report of Excel reacting. Warning.
+				p.Add(Finding{Code: CodeRelsUndefinedID, Grade: Warning, Part: part, Line: ref.line, Column: ref.col, Locator: ref.loc, Anchor: ref.attr + "=" + ref.id,
+					Message: fmt.Sprintf("%s=\"%s\" in the theme refers to a relationship that is not defined in %s; a shape using this theme fill shows no picture", ref.attr, ref.id, where),
+					Fix:     fmt.Sprintf("add relationship %s (the theme's picture) to %s, or remove the picture fill from the theme", ref.id, RelsPartOf(part))})
+				continue
+			}
 			p.Add(Finding{Code: CodeRelsUndefinedID, Grade: Fatal, Part: part, Line: ref.line, Column: ref.col, Locator: ref.loc, Anchor: ref.attr + "=" + ref.id,
 				Message: fmt.Sprintf("%s=\"%s\" refers to a relationship that is not defined in %s", ref.attr, ref.id, where),
 				Fix:     fmt.Sprintf("add relationship %s to %s, or change %s to an Id that exists", ref.id, RelsPartOf(part), ref.attr)})
 		}
 	}
+}
+
+// isTheme reports whether part is a DrawingML theme or theme override.
+func (p *Package) isTheme(part string) bool {
+	if p.ContentTypes == nil {
+		return false
+	}
+	ct := p.ContentTypes.Resolve(part)
+	return strings.HasSuffix(ct, ".theme+xml") || strings.HasSuffix(ct, ".themeOverride+xml")
 }
 
 func lastSeg(s string) string {

@@ -503,6 +503,15 @@ func (p *Package) ScanPart(ctx context.Context, part string, h Handler) ScanResu
 	return res
 }
 
+// Incomplete reports whether part was scanned and the scan stopped before
+// its end: the part did not parse (or could not be read), so whatever was
+// counted from it is partial and its counts are unknown. A part that is
+// not in the package is not incomplete: its content is gone.
+func (p *Package) Incomplete(part string) bool {
+	key := normPart(part)
+	return p.scanned[key] && !p.complete[key] && p.Entry(part) != nil
+}
+
 // IsXMLPart reports whether a part holds XML, by its resolved content type
 // or its extension.
 func (p *Package) IsXMLPart(part string) bool {

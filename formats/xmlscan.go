@@ -276,6 +276,18 @@ func (s *scanner) run(r io.Reader) ScanResult {
 				continue
 			}
 			s.h.Text(s.stack[len(s.stack)-1], t.text)
+		case tokProcInst:
+			// XML 1.0 §2.8 and §2.6: the XML declaration, when present, is
+			// the very first thing in the entity; a PI named xml anywhere
+			// else is a well-formedness error (a template engine writing a
+			// newline before <?xml).
+			if strings.EqualFold(t.target, "xml") && t.offset(t.start) != 0 {
+				line, col := t.posAt(t.start, false)
+				s.add(Finding{Code: CodeXMLNotWellFormed, Grade: Fatal, Line: line, Column: col,
+					Message: "the XML is not well-formed: the XML declaration <?xml …?> is not at the very start of the part (something, even a blank line, comes before it)",
+					Fix:     "remove everything before <?xml (blank lines, spaces, text) so the declaration is the first thing in the part",
+					Anchor:  "decl-not-first"})
+			}
 		case tokDirective:
 			// XML 1.0 §2.8. OOXML parts never carry a DTD (ECMA-376 part 2
 			// §8.1.4: "MS shall not use DTD declarations"); a DOCTYPE is how
@@ -367,7 +379,21 @@ func (s *scanner) open(line, col int) *Element {
 			}
 			space := ""
 			if n.prefix != "" {
-				space, _ = s.lookup(n.prefix)
+				var bound bool
+				space, bound = s.lookup(n.prefix)
+				if !bound {
+					// Namespaces in XML 1.0 §5 (Namespace constraint: Prefix
+					// Declared) applies to attributes as to elements: a
+					// paragraph pasted with w14:paraId into a part whose root
+					// does not declare w14.
+					s.add(Finding{Code: CodeXMLNotWellFormed, Grade: Fatal, Line: line, Column: col,
+						Message: fmt.Sprintf("the prefix %q of the attribute %s:%s on <%s> is not bound to a namespace", n.prefix, n.prefix, n.local, name.raw),
+						Fix:     fmt.Sprintf("declare xmlns:%s on the root element, or remove the attribute", n.prefix),
+						Anchor:  "attr-prefix:" + n.prefix})
+				}
+			}
+			if space == NSMarkupCompat || (space == "" && n.local == "Requires" && e.Name.Space == NSMarkupCompat && e.Name.Local == "Choice") {
+				s.checkMCPrefixes(n.local, a.value, line, col)
 			}
 			attr = append(attr, xml.Attr{Name: xml.Name{Space: space, Local: n.local}, Value: a.value})
 		}
@@ -383,6 +409,32 @@ func (s *scanner) open(line, col int) *Element {
 	}
 	s.stack = append(s.stack, e)
 	return e
+}
+
+// NSMarkupCompat is the Markup Compatibility namespace (ECMA-376 Part 3).
+const NSMarkupCompat = "http://schemas.openxmlformats.org/markup-compatibility/2006"
+
+// checkMCPrefixes applies ECMA-376 Part 3 §10.1.1 (and §10.2.1 for
+// mc:Choice/@Requires): every prefix listed in mc:Ignorable,
+// mc:MustUnderstand or Requires must be declared in scope. Word refuses
+// the file otherwise (MarkupRules, CodeXMLMCPrefix).
+func (s *scanner) checkMCPrefixes(attr, value string, line, col int) {
+	if attr != "Ignorable" && attr != "MustUnderstand" && attr != "Requires" {
+		return
+	}
+	for _, p := range strings.Fields(value) {
+		if _, ok := s.lookup(p); ok {
+			continue
+		}
+		what := "mc:" + attr
+		if attr == "Requires" {
+			what = "mc:Choice Requires"
+		}
+		s.add(Finding{Code: CodeXMLMCPrefix, Grade: Fatal, Line: line, Column: col,
+			Message: fmt.Sprintf("%s=%q lists the prefix %q, which is not declared here; the Markup Compatibility rules make that an error and Word refuses the file (\"unreadable content\")", what, value, p),
+			Fix:     fmt.Sprintf("declare xmlns:%s on the root element (with the namespace it stands for), or remove %q from %s", p, p, what),
+			Anchor:  "mc:" + attr + " " + p})
+	}
 }
 
 // manyChildNames is how many distinct child names an element holds before

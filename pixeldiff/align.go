@@ -31,7 +31,8 @@ type Pair struct {
 	// on that side (inserted: Before == 0; deleted: After == 0).
 	Before int `json:"before"`
 	After  int `json:"after"`
-	// Label is LabelSame, LabelChanged, LabelInserted or LabelDeleted.
+	// Label is LabelSame, LabelChanged, LabelInserted, LabelDeleted or
+	// (text alignment only) LabelReflowed.
 	Label string `json:"label"`
 	// MarginsOnly marks a changed pair whose pages are identical outside
 	// the header/footer bands (their masked hashes are equal): a page
@@ -82,6 +83,13 @@ func Align(before, after []PageSig, bands Bands) []Pair {
 //  3. leftover deleted and inserted pages with equal masked hashes are
 //     paired as moved.
 //
+// When both sides have a text layer (PageSig.Text), step 2 aligns each gap
+// by the sequence of its text lines instead (align_text.go): a page is
+// inserted only if none of its lines are original, deleted only if none
+// of its lines survive, and a page whose content moved without a partner
+// is LabelReflowed; a deleted and an inserted page sharing most of their
+// lines are paired as moved.
+//
 // Every page of both sides appears in exactly one Pair; pairs are in the
 // order of the edited file, deleted pages where they used to be.
 func AlignWith(before, after []PageSig, o AlignOptions) []Pair {
@@ -110,10 +118,18 @@ func AlignWith(before, after []PageSig, o AlignOptions) []Pair {
 	m.lcs(0, len(before), 0, len(after))
 
 	g := newGapScorer(before, after, o)
+	var tg *textGaps
+	if hasText(before) && hasText(after) {
+		tg = newTextGaps(before, after, o, g)
+	}
 	// Walk anchors and the gaps between them, in order.
 	var seq []Pair
 	pb, pa := 0, 0
 	flush := func(b1, a1 int) {
+		if tg != nil {
+			seq = append(seq, tg.align(pb, b1, pa, a1)...)
+			return
+		}
 		seq = append(seq, g.align(pb, b1, pa, a1)...)
 	}
 	for _, mt := range m.out {
@@ -126,7 +142,60 @@ func AlignWith(before, after []PageSig, o AlignOptions) []Pair {
 		pb, pa = mt[0]+1, mt[1]+1
 	}
 	flush(len(before), len(after))
-	return pairMoved(before, after, m.a, m.b, seq)
+	seq = pairMoved(before, after, m.a, m.b, seq)
+	if tg != nil {
+		seq = tg.pairMovedText(seq)
+	}
+	return markSwaps(before, after, seq)
+}
+
+// markSwaps marks the other half of a swap as moved too. Of two pages that
+// traded places the alignment keeps one in order and calls the other
+// moved; but neither is more moved than the other. A moved pair that
+// crosses exactly one pair in order, which crosses no other moved pair,
+// is a swap: both are moved. (A page moved over several others crosses
+// them all; they kept their order and are not marked.)
+func markSwaps(before, after []PageSig, seq []Pair) []Pair {
+	crosses := func(x, y Pair) bool {
+		return (x.Before < y.Before && x.After > y.After) || (x.Before > y.Before && x.After < y.After)
+	}
+	var moved []int
+	for k, p := range seq {
+		if p.Moved {
+			moved = append(moved, k)
+		}
+	}
+	for _, mk := range moved {
+		other := -1
+		n := 0
+		for k, p := range seq {
+			if p.Moved || p.Before == 0 || p.After == 0 || !crosses(p, seq[mk]) {
+				continue
+			}
+			n++
+			other = k
+		}
+		if n != 1 {
+			continue
+		}
+		c := 0
+		for _, k := range moved {
+			if crosses(seq[k], seq[other]) {
+				c++
+			}
+		}
+		if c != 1 {
+			continue
+		}
+		p := seq[other]
+		if p.Label == LabelSame || p.MarginsOnly {
+			seq[other] = Pair{Before: p.Before, After: p.After, Label: LabelChanged, Moved: true,
+				MarginsOnly: before[p.Before-1].Full != after[p.After-1].Full}
+		} else {
+			seq[other].Moved = true
+		}
+	}
+	return seq
 }
 
 // gapScorer measures how alike two pages of a gap are.

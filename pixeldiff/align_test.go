@@ -91,8 +91,10 @@ func TestAlign(t *testing.T) {
 		{"deleted at end", []string{"c1", "c2", "c3"}, []string{"c1", "c2"}, "1-1 = 2-2 = 3-0 -"},
 		{"one page changed", []string{"c1", "c2", "c3"}, []string{"c1", "c2x", "c3"}, "1-1 = 2-2 ~ 3-3 ="},
 		{"changed page next to an insertion", []string{"c1", "c2", "c3"}, []string{"c1", "c9", "c2x", "c3"}, "1-1 = 0-2 + 2-3 ~ 3-4 ="},
-		// Either page of a swap can be the one that moved.
-		{"two pages swapped", []string{"c1", "c2", "c3", "c4"}, []string{"c1", "c3", "c2", "c4"}, "1-1 = 3-2 ~v 2-3 = 4-4 = | 1-1 = 3-2 = 2-3 ~v 4-4 ="},
+		// Both pages of a swap moved.
+		{"two pages swapped", []string{"c1", "c2", "c3", "c4"}, []string{"c1", "c3", "c2", "c4"}, "1-1 = 3-2 ~v 2-3 ~v 4-4 ="},
+		// A page moved over two others: only it moved.
+		{"page moved over two", []string{"c1", "c2", "c3", "c4"}, []string{"c2", "c3", "c1", "c4"}, "2-1 = 3-2 = 1-3 ~v 4-4 = | 1-1 ~v 2-2 = 3-3 = 4-4 ="},
 		{"page replaced in place", []string{"c1", "c2", "c3"}, []string{"c1", "c7", "c3"}, "1-1 = 2-2 ~ 3-3 ="},
 		{"page numbers only", []string{"c1h", "c2h", "c3h"}, []string{"c1h", "c2h", "c3h"}, "1-1 = 2-2 = 3-3 ="},
 		{

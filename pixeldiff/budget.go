@@ -49,7 +49,10 @@ func Budget(pairs []Pair, reflows []Reflow, n int) Selection {
 	}
 	var cand []int // indices into pairs, in page order
 	for i, p := range pairs {
-		if p.Label != LabelSame {
+		// An original page whose content moved to other pages
+		// (LabelReflowed, no edited page) has nothing to show: its
+		// content is on the pages of its run.
+		if p.Label != LabelSame && !(p.Label == LabelReflowed && p.After == 0) {
 			cand = append(cand, i)
 		}
 	}

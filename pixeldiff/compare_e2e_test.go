@@ -555,7 +555,7 @@ func testReflowE2E(t *testing.T, docs map[string]rendered) {
 		}
 		t.Logf("%s: pairs %s; pixel lines %v in %v; text layer %v in %v",
 			tc.edited, fmtPairs(pairs), got, pixTime.Round(time.Microsecond), viaText, tt.Round(time.Millisecond))
-		if fmt.Sprint(got) != fmt.Sprint(want) {
+		if fmtRuns(got) != fmtRuns(want) {
 			t.Errorf("%s: reflow %v, want %v", tc.edited, got, want)
 		}
 	}

@@ -191,11 +191,29 @@ func scaleArea(src *Raster, w, h int) *Raster {
 	}
 	xs := areaWeights(src.W, w)
 	ys := areaWeights(src.H, h)
-	// Horizontal pass: src.H rows of w pixels, 8 fractional bits.
-	tmp := make([]uint32, 3*w*src.H)
-	for y := 0; y < src.H; y++ {
-		row := src.Pix[y*src.Stride() : (y+1)*src.Stride()]
-		out := tmp[3*w*y : 3*w*(y+1)]
+	// Horizontal pass, one source row at a time, as the vertical pass
+	// asks for it (8 fractional bits: at most 255<<8, a uint16). Output
+	// rows use source rows in increasing order and only a few each, so a
+	// small ring of scaled rows replaces a scaled copy of the whole page
+	// (11 MB for an A4 page at 100 dpi).
+	ring := 1
+	for _, ws := range ys {
+		ring = max(ring, len(ws)+1)
+	}
+	rows := make([][]uint16, ring)
+	rowOf := make([]int, ring)
+	for k := range rows {
+		rows[k], rowOf[k] = make([]uint16, 3*w), -1
+	}
+	stride := src.Stride()
+	scaled := func(y int) []uint16 {
+		k := y % ring
+		out := rows[k]
+		if rowOf[k] == y {
+			return out
+		}
+		rowOf[k] = y
+		row := src.Pix[y*stride : (y+1)*stride]
 		for x, ws := range xs {
 			var r, g, b uint64
 			for _, c := range ws {
@@ -204,8 +222,9 @@ func scaleArea(src *Raster, w, h int) *Raster {
 				g += uint64(c.w) * uint64(row[i+1])
 				b += uint64(c.w) * uint64(row[i+2])
 			}
-			out[3*x], out[3*x+1], out[3*x+2] = uint32(r>>8), uint32(g>>8), uint32(b>>8)
+			out[3*x], out[3*x+1], out[3*x+2] = uint16(r>>8), uint16(g>>8), uint16(b>>8)
 		}
+		return out
 	}
 	// Vertical pass.
 	dst := &Raster{W: w, H: h, Pix: make([]byte, 3*w*h)}
@@ -213,8 +232,7 @@ func scaleArea(src *Raster, w, h int) *Raster {
 	for y, ws := range ys {
 		clear(acc)
 		for _, c := range ws {
-			in := tmp[3*w*c.i : 3*w*(c.i+1)]
-			for k, v := range in {
+			for k, v := range scaled(c.i) {
 				acc[k] += uint64(c.w) * uint64(v)
 			}
 		}

@@ -1,5 +1,7 @@
 package pixeldiff
 
+import "slices"
+
 // Reflow detection.
 //
 // When content is inserted or removed, everything after it moves: every
@@ -59,8 +61,14 @@ type Reflow struct {
 	From int `json:"from"`
 	To   int `json:"to"`
 	// Cause is the page of the edited file holding the change that pushed
-	// the content (inserted or removed lines). It is From.
+	// the content (inserted or removed lines). It is From (which may be an
+	// inserted page: the run then holds it and what it pushed).
 	Cause int `json:"cause"`
+	// BeforeFrom and BeforeTo are the original's pages whose content the
+	// run holds, from the alignment's pairs and the original pages it left
+	// LabelReflowed next to them (0 when the run has no paired page).
+	BeforeFrom int `json:"before_from,omitempty"`
+	BeforeTo   int `json:"before_to,omitempty"`
 }
 
 // DetectReflow finds runs of reflowed pages. before and after are the two
@@ -69,45 +77,112 @@ type Reflow struct {
 // its counterpart and continues over the following pages that differ too
 // but hold only lines of the original, in order; a run of one page is no
 // reflow and is not reported.
+//
+// With a text layer on both sides (PageSig.Text) the lines are the pages'
+// text lines — which stay the same when a table splits at another row or a
+// ruled border lands on another sub-pixel phase, where pixel lines do not
+// — and, for pages without text, their pixel lines. An edited page the
+// alignment left without a partner although its content is original
+// (LabelReflowed) is always in a run, alone if need be.
 func DetectReflow(before, after []PageSig, pairs []Pair, bands Bands) []Reflow {
-	ids := map[uint64]int32{}
-	b := newLineDoc(before, bands, ids)
-	a := newLineDoc(after, bands, ids)
-	return reflowRuns(b, a, len(after), pairs)
-}
-
-// lineDoc is a document as one sequence of lines.
-type lineDoc struct {
-	ids  []int32 // line identities, in reading order
-	page []int   // 0-based page of each line
-}
-
-func newLineDoc(sigs []PageSig, bands Bands, ids map[uint64]int32) lineDoc {
-	var d lineDoc
-	for p, s := range sigs {
-		for _, l := range s.bandLines(bands) {
-			id, ok := ids[l]
-			if !ok {
-				id = int32(len(ids))
-				ids[l] = id
-			}
-			d.ids = append(d.ids, id)
-			d.page = append(d.page, p)
+	ids := map[lineKey]int32{}
+	text := hasText(before) && hasText(after)
+	b := newLineDoc(before, bands, ids, text)
+	a := newLineDoc(after, bands, ids, text)
+	runs := reflowRuns(b, a, len(after), pairs)
+	covered := map[int]bool{}
+	for _, r := range runs {
+		for p := r.From; p <= r.To; p++ {
+			covered[p] = true
 		}
+	}
+	for _, p := range pairs {
+		if p.Label == LabelReflowed && p.After > 0 && !covered[p.After] {
+			runs = append(runs, Reflow{From: p.After, To: p.After, Cause: p.After})
+		}
+	}
+	slices.SortFunc(runs, func(x, y Reflow) int { return x.From - y.From })
+	orphan := map[int]bool{} // original pages whose content went elsewhere
+	for _, p := range pairs {
+		if p.Label == LabelReflowed && p.After == 0 {
+			orphan[p.Before] = true
+		}
+	}
+	for k, r := range runs {
+		lo, hi := 0, 0
+		for _, p := range pairs {
+			if p.Before > 0 && p.After >= r.From && p.After <= r.To {
+				if lo == 0 || p.Before < lo {
+					lo = p.Before
+				}
+				hi = max(hi, p.Before)
+			}
+		}
+		if lo == 0 {
+			continue
+		}
+		for orphan[lo-1] {
+			lo--
+		}
+		for orphan[hi+1] {
+			hi++
+		}
+		runs[k].BeforeFrom, runs[k].BeforeTo = lo, hi
+	}
+	return runs
+}
+
+// lineKey is a line's identity: a text line's hash, or a pixel line's
+// (px), kept apart so that neither can match the other.
+type lineKey struct {
+	h  uint64
+	px bool
+}
+
+// newLineDoc is a document as one sequence of lines: with text, each
+// page's text lines outside the bands (with their words, for matchLines'
+// regrouping), or its pixel lines when it has no text; without text, every
+// page's pixel lines.
+func newLineDoc(sigs []PageSig, bands Bands, ids map[lineKey]int32, text bool) lineSeq {
+	var d lineSeq
+	id := func(k lineKey) int32 {
+		v, ok := ids[k]
+		if !ok {
+			v = int32(len(ids))
+			ids[k] = v
+		}
+		return v
+	}
+	if text {
+		d.words = [][]uint32{}
+	}
+	for p, s := range sigs {
+		n := 0
+		if text {
+			for _, k := range s.textIdx(bands) {
+				d.add(id(lineKey{h: s.Text.Lines[k]}), s.Text.words(k), p)
+				n++
+			}
+		}
+		if n > 0 {
+			continue
+		}
+		for _, l := range s.bandLines(bands) {
+			// A pixel line's words: itself, so that only the same pixel
+			// line can stand in for it in a regrouping.
+			d.add(id(lineKey{h: l, px: true}), []uint32{uint32(l), uint32(l >> 32)}, p)
+		}
+	}
+	if !text {
+		d.words = nil
 	}
 	return d
 }
 
 // reflowRuns is the detection on two line sequences; nAfter is the number
 // of pages of the edited file.
-func reflowRuns(b, a lineDoc, nAfter int, pairs []Pair) []Reflow {
-	m := myers{a: b.ids, b: a.ids}
-	m.lcs(0, len(b.ids), 0, len(a.ids))
-	matchedA := make([]bool, len(a.ids))
-	matchedB := make([]bool, len(b.ids))
-	for _, mt := range m.out {
-		matchedB[mt[0]], matchedA[mt[1]] = true, true
-	}
+func reflowRuns(b, a lineSeq, nAfter int, pairs []Pair) []Reflow {
+	m := matchLines(b, a)
 	// cause[j]: after page j holds inserted lines, or lines were removed
 	// just before its next surviving line, or it is an inserted blank page
 	// or follows a deleted blank page: a page break added or removed
@@ -142,31 +217,32 @@ func reflowRuns(b, a lineDoc, nAfter int, pairs []Pair) []Reflow {
 			}
 		}
 	}
-	for i, ok := range matchedA {
-		if !ok {
-			cause[a.page[i]] = true
+	for j, i := range m.pa {
+		if i < 0 {
+			cause[a.page[j]] = true
 		}
 	}
-	k := 0 // index into m.out: the next match at or after before line i
-	for i, ok := range matchedB {
-		for k < len(m.out) && m.out[k][0] < i {
-			k++
-		}
-		if ok {
+	// A removed line: the change is where the next surviving line is.
+	next := -1
+	for i := len(m.pb) - 1; i >= 0; i-- {
+		if m.pb[i] >= 0 {
+			next = m.pb[i]
 			continue
 		}
 		switch {
-		case k < len(m.out):
-			cause[a.page[m.out[k][1]]] = true
+		case next >= 0:
+			cause[a.page[next]] = true
 		case nAfter > 0:
 			cause[nAfter-1] = true
 		}
 	}
 	// moved[j]: the page differs from its counterpart in content (not the
-	// same, not only its running header or footer).
+	// same, not only its running header or footer), or holds moved
+	// content without a counterpart (LabelReflowed). A page moved out of
+	// order (Pair.Moved) tells its own story.
 	moved := make([]bool, nAfter)
 	for _, p := range pairs {
-		if p.After > 0 && p.After <= nAfter && p.Label != LabelSame && !p.MarginsOnly {
+		if p.After > 0 && p.After <= nAfter && p.Label != LabelSame && !p.MarginsOnly && !p.Moved {
 			moved[p.After-1] = true
 		}
 	}

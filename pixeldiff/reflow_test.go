@@ -3,6 +3,7 @@ package pixeldiff
 import (
 	"fmt"
 	"math/rand"
+	"strings"
 	"testing"
 )
 
@@ -93,7 +94,7 @@ func TestDetectReflow(t *testing.T) {
 			}
 			bs, as := sign(bp), sign(ap)
 			pairs := Align(bs, as, bands)
-			got := fmt.Sprint(DetectReflow(bs, as, pairs, bands))
+			got := fmtRuns(DetectReflow(bs, as, pairs, bands))
 			if got != tc.want {
 				t.Errorf("reflow %s, want %s (pairs %s)", got, tc.want, fmtPairs(pairs))
 			}
@@ -113,4 +114,14 @@ func TestAlignReflowedPages(t *testing.T) {
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
+}
+
+// fmtRuns prints runs as "[{from to cause} …]" (the original's page range,
+// BeforeFrom/BeforeTo, is checked by TestAlignText).
+func fmtRuns(rf []Reflow) string {
+	var parts []string
+	for _, r := range rf {
+		parts = append(parts, fmt.Sprintf("{%d %d %d}", r.From, r.To, r.Cause))
+	}
+	return "[" + strings.Join(parts, " ") + "]"
 }

@@ -59,8 +59,8 @@ func textReflow(before, after [][]string, pairs []Pair) []Reflow {
 		return len(before) > 1 && 2*count[digits.ReplaceAllString(l, "#")] >= len(before)
 	}
 	ids := map[string]int32{}
-	doc := func(pages [][]string) lineDoc {
-		var d lineDoc
+	doc := func(pages [][]string) lineSeq {
+		var d lineSeq
 		for p, ls := range pages {
 			for _, l := range ls {
 				if running(l) {

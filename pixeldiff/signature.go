@@ -125,6 +125,9 @@ type PageSig struct {
 	// 18–36 bits between any two pages of a report, reflowed or not).
 	// Encoded as a decimal string in JSON so that no JSON reader rounds it.
 	PHash uint64 `json:"phash,string"`
+	// Text is the page's text layer (see PageText): nil when it was not
+	// extracted, in which case pages are aligned by their pixels alone.
+	Text *PageText `json:"text,omitempty"`
 }
 
 // PHashDistance is the number of differing bits between two pages'
@@ -156,6 +159,26 @@ func (s PageSig) bandLines(b Bands) []uint64 {
 		return nil
 	}
 	return s.Lines[lo:hi]
+}
+
+// textIdx returns the indices of the page's text lines outside the bands
+// of b that apply to it: a line belongs to a band when its middle row lies
+// inside it (a text box is taller than the ink it holds, so its edges may
+// cross the band's edge).
+func (s PageSig) textIdx(b Bands) []int {
+	if s.Text == nil {
+		return nil
+	}
+	top, bottom := s.BandsOn(b)
+	out := make([]int, 0, len(s.Text.Lines))
+	for i := range s.Text.Lines {
+		y0, y1 := s.Text.row(i)
+		if mid := (y0 + y1) / 2; mid < top || mid >= s.H-bottom {
+			continue
+		}
+		out = append(out, i)
+	}
+	return out
 }
 
 // sortedLines returns a sorted copy of lines.

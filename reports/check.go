@@ -26,12 +26,14 @@ type CheckJSON struct {
 	Findings []formats.Finding         `json:"findings"`
 	Counts   formats.Counts            `json:"counts"`
 	Parts    map[string]formats.Counts `json:"parts,omitempty"`
+	// NotCounted: parts that did not parse; their counts are partial.
+	NotCounted []string `json:"not_counted,omitempty"`
 }
 
 // CheckJSONOf is rep as a CheckJSON; parts keeps the per-part breakdown.
 func CheckJSONOf(rep *formats.Report, parts bool) CheckJSON {
 	j := CheckJSON{Schema: CheckSchema, Path: rep.Path, Format: rep.Format, Flavor: rep.Flavor,
-		SHA256: rep.SHA256, Fatal: rep.Fatal(), Findings: nonNil(rep.Findings), Counts: rep.Counts}
+		SHA256: rep.SHA256, Fatal: rep.Fatal(), Findings: nonNil(rep.Findings), Counts: rep.Counts, NotCounted: rep.NotCounted}
 	if parts {
 		j.Parts = rep.Parts
 	}
@@ -116,6 +118,9 @@ func writeCheckText(w io.Writer, j CheckJSON, parts bool) error {
 	fmt.Fprintf(&b, "  %s (%s: %d fatal, %d error, %d warning, %d info)\n", verdict, plural.Of(t.Total, "finding", "findings"), t.Fatal, t.Error, t.Warning, t.Info)
 	if len(j.Counts) > 0 {
 		fmt.Fprintf(&b, "  structure: %s\n", countsText(j.Counts))
+	}
+	if len(j.NotCounted) > 0 {
+		fmt.Fprintf(&b, "  not counted: %s did not parse (the structure counts above are partial)\n", strings.Join(j.NotCounted, ", "))
 	}
 	if parts {
 		names := make([]string, 0, len(j.Parts))

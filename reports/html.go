@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"io"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -27,6 +28,12 @@ type HTMLOptions struct {
 	Version string
 	// MaxFindings caps the findings table (0: DefaultHTMLMaxFindings).
 	MaxFindings int
+	// LinkImages links a shown page whose composite was also written
+	// beside the report (its Image, relative to the report's folder)
+	// instead of embedding a base64 copy: each image is then stored once,
+	// and the report needs its pages/ folder. Pages without an Image are
+	// embedded either way.
+	LinkImages bool
 	// MaxContentChanges caps the content redline (0:
 	// DefaultHTMLMaxContentChanges).
 	MaxContentChanges int
@@ -34,8 +41,8 @@ type HTMLOptions struct {
 
 // WriteHTML writes r as one self-contained HTML file (`--format html`): no
 // external resource, no script; the page images are embedded as data: URIs
-// (a shown page without JPEG bytes falls back to a link to its Image,
-// relative to the output folder). It holds the verdict banner, the new
+// (a shown page without JPEG bytes, or any page with an Image under
+// LinkImages, is a link to its Image, relative to the output folder). It holds the verdict banner, the new
 // findings with grade, part, line:column, locator, message and fix, the
 // original's problems in one line, the structure table with shrunk metrics
 // highlighted, the content changes as a redline per location (deletions
@@ -235,7 +242,7 @@ func auditView(r *audit.Result, opts HTMLOptions) view {
 		opts.MaxContentChanges = DefaultHTMLMaxContentChanges
 	}
 	v.Content = contentOf(r, opts.MaxContentChanges)
-	v.Pages = pagesOf(r)
+	v.Pages = pagesOf(r, opts)
 	if missing {
 		v.Structure = countsView("Structure of the original", r.Structure.Before)
 		v.Structure.Note = "Not compared: there is no edited file to read."
@@ -354,6 +361,9 @@ func pagesTile(p *audit.Pages) tileView {
 	default:
 		return tileView{Label: "Pages changed", Value: "–", Note: "not rendered", Class: "neutral"}
 	}
+	if p.Identical {
+		return tileView{Label: "Pages changed", Value: "0", Note: "identical file", Class: "good"}
+	}
 	n := len(p.Changed) + len(p.Inserted) + len(p.Deleted)
 	t := tileView{Label: "Pages changed", Value: strconv.Itoa(n), Class: "neutral",
 		Note: fmt.Sprintf("%d → %d pages", p.Before, p.After)}
@@ -429,6 +439,11 @@ func structureOf(s *audit.Structure) structureView {
 			row.Where = sh.Where
 		}
 		switch d := a - b; {
+		case slices.Contains(s.Unknown, k):
+			// A part that did not parse contributes to it: its count is
+			// partial on that side, so no difference is stated.
+			row.Delta, row.DeltaClass = "unknown", "same"
+			row.Where = "not compared: " + strings.Join(s.NotCounted, ", ") + " did not parse"
 		case d < 0:
 			row.Delta, row.DeltaClass = "−"+strconv.Itoa(-d), "down"
 		case d > 0:
@@ -438,15 +453,18 @@ func structureOf(s *audit.Structure) structureView {
 		}
 		v.Rows = append(v.Rows, row)
 	}
-	if len(s.Shrunk) == 0 {
+	switch {
+	case s.Incomplete:
+		v.Note = "Not counted: " + strings.Join(s.NotCounted, ", ") + " did not parse; the metrics marked unknown are partial counts and are not compared."
+	case len(s.Shrunk) == 0:
 		v.Note = "Nothing was lost: no metric shrank."
-	} else {
+	default:
 		v.Note = "Shrinking never blocks (deleting a table can be the instruction), but check that each loss was asked for."
 	}
 	return v
 }
 
-func pagesOf(r *audit.Result) pagesView {
+func pagesOf(r *audit.Result, opts HTMLOptions) pagesView {
 	p := &r.Pages
 	switch p.Status {
 	case audit.PagesOK:
@@ -462,6 +480,10 @@ func pagesOf(r *audit.Result) pagesView {
 		return pagesView{Status: "off", Notice: "Pages were not compared (rendering off)" + because(p.Message)}
 	}
 	v := pagesView{Status: "ok"}
+	if p.Identical {
+		v.Summary = [][2]string{{"Pages", "identical to the original (byte for byte): nothing rendered or compared, none changed"}}
+		return v
+	}
 	refs := func(cs []audit.ChangedPage) []string {
 		var out []string
 		for _, c := range cs {
@@ -483,14 +505,7 @@ func pagesOf(r *audit.Result) pagesView {
 	add("Inserted", ints(p.Inserted))
 	add("Deleted", ints(p.Deleted))
 	for _, rf := range p.Reflowed {
-		s := strconv.Itoa(rf.From)
-		if rf.To > rf.From {
-			s += "–" + strconv.Itoa(rf.To)
-		}
-		if rf.Cause > 0 {
-			s += fmt.Sprintf(" (pushed by the change on page %d)", rf.Cause)
-		}
-		v.Summary = append(v.Summary, [2]string{"Reflowed", s})
+		v.Summary = append(v.Summary, [2]string{"Reflowed", audit.ReflowText(rf, p.Inserted)})
 	}
 	if len(p.NotShown) > 0 {
 		add(fmt.Sprintf("Not shown (--show %d)", len(p.Shown)), ints(p.NotShown))
@@ -514,10 +529,11 @@ func pagesOf(r *audit.Result) pagesView {
 				f.Badge = "header/footer"
 			}
 		}
+		local := s.Image != "" && filepath.IsLocal(filepath.FromSlash(s.Image))
 		switch {
-		case len(s.JPEG) > 0:
+		case len(s.JPEG) > 0 && !(opts.LinkImages && local):
 			f.Src = dataURI(s.JPEG)
-		case s.Image != "" && filepath.IsLocal(filepath.FromSlash(s.Image)):
+		case local:
 			f.Src = template.URL(s.Image) // relative to the output folder
 		default:
 			f.Missing = "image not available"

@@ -628,6 +628,30 @@ func TestHTMLDocument(t *testing.T) {
 			}
 		})
 	}
+	// LinkImages: a composite written beside the report is linked, not
+	// embedded a second time; one without a file is still embedded.
+	for _, fx := range fixtures {
+		r := fx.result(t)
+		if len(r.Pages.Shown) == 0 {
+			continue
+		}
+		r.Pages.Shown[0].Image = "pages/p1.jpg"
+		var b bytes.Buffer
+		if err := WriteHTML(&b, r, HTMLOptions{LinkImages: true}); err != nil {
+			t.Fatal(err)
+		}
+		html := b.String()
+		embedded := 0
+		for _, s := range r.Pages.Shown {
+			if s.Image == "" && len(s.JPEG) > 0 {
+				embedded++
+			}
+		}
+		if !strings.Contains(html, `src="pages/p1.jpg"`) || strings.Count(html, "data:image/jpeg;base64,") != embedded {
+			t.Errorf("%s with LinkImages: %d embedded images, want %d (the shown pages without a file); link present %v", fx.name,
+				strings.Count(html, "data:image/jpeg;base64,"), embedded, strings.Contains(html, `src="pages/p1.jpg"`))
+		}
+	}
 	// Markup in findings is escaped.
 	r := blockedRestored(t)
 	r.NewFindings[0].Message = `<script>alert(1)</script>`

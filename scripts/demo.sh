@@ -37,3 +37,29 @@ if cmp -s "$out/contract.docx" "$out/working-copy.docx"; then
 fi
 echo
 echo "HTML report of edit 1: $(pwd)/$out/report1/report.html"
+echo
+echo "== the same audit as a service (editaudit serve: LibreOffice stays warm between audits)"
+# A free loopback port: 8787 unless something already listens there.
+port=8787
+if (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null; then
+  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+fi
+url=http://127.0.0.1:$port
+echo "start it:  $bin serve --addr 127.0.0.1:$port --store $out/store"
+$bin serve --addr 127.0.0.1:$port --store "$out/store" 2>"$out/serve.log" &
+serve_pid=$!
+trap 'kill -TERM $serve_pid 2>/dev/null; wait $serve_pid 2>/dev/null' EXIT
+for _ in $(seq 1 240); do
+  if curl -sf "$url/healthz" >/dev/null 2>&1; then break; fi
+  if ! kill -0 $serve_pid 2>/dev/null; then echo "the service did not start:"; cat "$out/serve.log"; exit 1; fi
+  sleep 0.5
+done
+echo "ready:     curl $url/healthz → $(curl -s "$url/healthz")"
+echo "then:      curl -sS -F original=@$out/contract.docx -F edited=@$out/edit1.docx $url/v1/audit"
+echo
+curl -sS -D "$out/headers.txt" -F original=@"$out/contract.docx" -F edited=@"$out/edit1.docx" "$url/v1/audit"
+echo
+echo "($(grep -i '^X-Editaudit-Blocked' "$out/headers.txt" | tr -d '\r'); the body is what 'editaudit audit' prints. API: api/openapi.yaml; clients: examples/clients/)"
+kill -TERM $serve_pid
+wait $serve_pid 2>/dev/null || true
+trap - EXIT

@@ -16,16 +16,27 @@ import (
 )
 
 // officePool starts a real LibreOffice pool (skipped without soffice
-// outside CI) for the tests of this file.
+// outside CI) for the tests of this file: the batch engine.
 func officePool(t *testing.T) *render.Pool {
+	t.Helper()
+	return enginePool(t, render.EngineBatch)
+}
+
+// enginePool starts a real LibreOffice pool of the engine (EngineBatch or
+// EngineWarm; the warm one needs python3-uno).
+func enginePool(t *testing.T, engine string) *render.Pool {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("LibreOffice tests are long")
 	}
 	testdoc.Tool(t, "soffice")
-	pool, err := render.NewPool(context.Background(), render.PoolOptions{Workers: 1, TempDir: t.TempDir()})
+	start := render.NewPool
+	if engine == render.EngineWarm {
+		start = render.NewWarmPool
+	}
+	pool, err := start(context.Background(), render.PoolOptions{Workers: 1, TempDir: t.TempDir()})
 	if errors.Is(err, render.ErrNoRenderer) {
-		testdoc.Missing(t, "LibreOffice")
+		testdoc.Missing(t, "LibreOffice ("+engine+" engine): "+err.Error())
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -60,9 +71,21 @@ func sheetCell(t *testing.T, data []byte, part, ref string) string {
 // LibreOffice computed (SUM, IFS, TEXTJOIN, a text result, a boolean),
 // keeps the file's own structure, says which cells LibreOffice 7 could not
 // compute (XLOOKUP, LET, UNIQUE), and the result still passes the
-// self-check and is byte-stable.
+// self-check and is byte-stable. Both engines: the batch one recalculates
+// on load, the warm one (what `editaudit synth --recalc` gets where
+// python3-uno is installed) with calculateAll on a running LibreOffice.
+// The two engines' workbooks are the same bytes.
 func TestRecalcWithLibreOffice(t *testing.T) {
-	pool := officePool(t)
+	got := map[string][]byte{}
+	for _, engine := range []string{render.EngineBatch, render.EngineWarm} {
+		t.Run(engine, func(t *testing.T) { got[engine] = testRecalc(t, enginePool(t, engine)) })
+	}
+	if b, w := got[render.EngineBatch], got[render.EngineWarm]; b != nil && w != nil && string(b) != string(w) {
+		t.Errorf("the batch and warm engines recalculated the workbook differently")
+	}
+}
+
+func testRecalc(t *testing.T, pool *render.Pool) []byte {
 	ctx := context.Background()
 	spec := exampleSpec(t, "workbook")
 	plain, err := synth.Build(ctx, spec, synth.BuildOptions{Options: synth.Options{Fixtures: true}})
@@ -108,6 +131,7 @@ func TestRecalcWithLibreOffice(t *testing.T) {
 	if err != nil || string(again.Data) != string(res.Data) {
 		t.Errorf("two recalculations differ (err %v)", err)
 	}
+	return res.Data
 }
 
 // TestToPDFWithLibreOffice: --to pdf writes LibreOffice's PDF with the

@@ -1,13 +1,18 @@
 package main
 
 import (
+	"errors"
+	"fmt"
 	"io"
+	"net/http"
 	"os"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/editaudit/editaudit/audit"
 	"github.com/editaudit/editaudit/reports"
+	"github.com/editaudit/editaudit/serve"
 )
 
 func auditCommand() *cli.Command {
@@ -47,6 +52,8 @@ Examples:
 			&cli.IntFlag{Name: "show", Value: audit.DefaultShow, Usage: "changed pages shown as before/after images (0: none)"},
 			&cli.BoolFlag{Name: "restore", Usage: "when blocked, put the original back at EDITED (atomically)"},
 			modelBytesFlag(),
+			&cli.StringFlag{Name: "server", EnvVars: []string{"EDITAUDIT_SERVER"}, Usage: "audit through a running `editaudit serve` at this URL (its warm LibreOffice and store); the output is the same. Unreachable or busy: audited here. Not with --out or --restore"},
+			&cli.StringFlag{Name: "server-token-file", EnvVars: []string{"EDITAUDIT_SERVER_TOKEN_FILE"}, Usage: "file holding the bearer token of --server"},
 		},
 		Action: runAudit,
 	}
@@ -81,6 +88,9 @@ func runAudit(c *cli.Context) error {
 	if err := writableDir(out); err != nil {
 		return toolErr(err)
 	}
+	if done, err := auditByServer(c, format, mode, mopts.MaxBytes, orig, edited); done || err != nil {
+		return err
+	}
 	res, err := audit.Files(c.Context, orig, edited, audit.Options{
 		Render: mode, Content: content, Store: store, Show: libraryShow(show), OutDir: out, Restore: c.Bool("restore"),
 	})
@@ -100,4 +110,52 @@ func runAudit(c *cli.Context) error {
 		return blocked
 	}
 	return nil
+}
+
+// auditByServer audits through the service named by --server (or
+// EDITAUDIT_SERVER) and prints its answer, which is what this command
+// prints. done is false when the audit is to be made here: no server, --out
+// or --restore asked for (the service returns no files), or a service that
+// cannot be reached, is busy or takes smaller files (said on stderr).
+func auditByServer(c *cli.Context, format, mode string, modelBytes int, orig, edited string) (done bool, err error) {
+	url := c.String("server")
+	if url == "" {
+		return false, nil
+	}
+	if c.String("out") != "" || c.Bool("restore") {
+		fmt.Fprintf(c.App.ErrWriter, "editaudit: --out and --restore write files here: auditing locally, not through %s\n", url)
+		return false, nil
+	}
+	cl := &serve.Client{URL: url}
+	if f := c.String("server-token-file"); f != "" {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return true, usageErr("--server-token-file: %v", err)
+		}
+		cl.Token = strings.TrimSpace(string(b))
+	}
+	ans, err := cl.Audit(c.Context, serve.AuditRequest{Original: orig, Edited: edited, Format: format, Render: mode,
+		Show: c.Int("show"), ShowSet: true, ModelBytes: modelBytes})
+	var e *serve.Error
+	switch {
+	case err == nil:
+	case c.Context.Err() != nil:
+		return true, c.Context.Err()
+	case !errors.As(err, &e) || e.Status == http.StatusServiceUnavailable && e.Code != "renderer_unavailable" ||
+		e.Status == http.StatusRequestEntityTooLarge:
+		fmt.Fprintf(c.App.ErrWriter, "editaudit: the service at %s did not take the audit (%v): auditing locally\n", url, err)
+		return false, nil
+	default:
+		return true, toolErr(fmt.Errorf("the service at %s: %w", url, err))
+	}
+	if ans.Note != "" {
+		fmt.Fprintf(c.App.ErrWriter, "editaudit: %s\n", ans.Note)
+	}
+	if _, err := c.App.Writer.Write(ans.Body); err != nil {
+		return true, toolErr(err)
+	}
+	if ans.Blocked {
+		return true, blocked
+	}
+	return true, nil
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -11,7 +10,6 @@ import (
 	"github.com/editaudit/editaudit/audit"
 	"github.com/editaudit/editaudit/formats"
 	"github.com/editaudit/editaudit/formats/inspect"
-	"github.com/editaudit/editaudit/pixeldiff"
 	"github.com/editaudit/editaudit/pixeldiff/render"
 	"github.com/editaudit/editaudit/reports"
 )
@@ -112,20 +110,10 @@ func checkPages(ctx context.Context, mode string, rep *formats.Report, n int, st
 
 // firstPages renders a document and keeps its first n pages as JPEGs.
 func firstPages(ctx context.Context, r *render.Renderer, path string, n int) ([]reports.CheckPage, error) {
+	jpegs, total, err := r.FirstPagesJPEG(ctx, path, n)
 	var pages []reports.CheckPage
-	total, err := r.Render(ctx, path, func(page int, ra *pixeldiff.Raster, _, _ float64) error {
-		if page > n {
-			return nil
-		}
-		var buf bytes.Buffer
-		if err := pixeldiff.EncodeJPEG(&buf, pixeldiff.Fit(ra, 0), 85); err != nil {
-			return err
-		}
-		pages = append(pages, reports.CheckPage{Page: page, JPEG: buf.Bytes()})
-		return nil
-	})
-	for i := range pages {
-		pages[i].Total = total
+	for _, p := range jpegs {
+		pages = append(pages, reports.CheckPage{Page: p.Page, Total: total, JPEG: p.JPEG})
 	}
 	return pages, err
 }

@@ -143,6 +143,7 @@ func commands() []*cli.Command {
 		sanitizeCommand(),
 		synthCommand(),
 		corpusCommand(),
+		serveCommand(),
 	}
 }
 

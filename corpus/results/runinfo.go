@@ -44,11 +44,16 @@ type Unpaired struct {
 
 // Session is one invocation of `corpus run` on a folder.
 type Session struct {
-	Shard   string    `json:"shard,omitempty"`
-	Host    string    `json:"host,omitempty"`
-	Jobs    int       `json:"jobs"`
-	Render  string    `json:"render"`
-	Started time.Time `json:"started"`
+	Shard  string `json:"shard,omitempty"`
+	Host   string `json:"host,omitempty"`
+	Jobs   int    `json:"jobs"`
+	Render string `json:"render"`
+	// Toolchain is the renderer this session used, in words: LibreOffice,
+	// the rasterizer, the DPI, the fonts, and which converter drove
+	// LibreOffice ("warm converter": kept running behind a UNO listener;
+	// "batch converter": one run per batch); "" without rendering.
+	Toolchain string    `json:"toolchain,omitempty"`
+	Started   time.Time `json:"started"`
 	// Updated is when the session last wrote its progress (its end when
 	// Finished or Cancelled).
 	Updated time.Time `json:"updated"`

@@ -74,11 +74,18 @@ type CodeCount struct {
 	Findings int           `json:"findings"`
 }
 
-// StructureLoss says how often edits shrank structure.
+// StructureLoss says how often edits shrank structure. Pairs whose
+// structure was not fully counted (a part of either file did not parse:
+// audit.Structure.Incomplete) are kept out of it: their counts are partial,
+// so they neither lose structure nor count in the rates' denominator.
 type StructureLoss struct {
-	// Pairs with at least one shrunk metric, and their rate.
+	// Pairs with at least one shrunk metric, and their rate among the
+	// audited pairs counted completely.
 	Pairs int     `json:"pairs"`
 	Rate  float64 `json:"rate"`
+	// NotCounted is the number of audited pairs left out because a part
+	// of either file did not parse.
+	NotCounted int `json:"not_counted"`
 	// Metrics, by pairs that lost it (most first).
 	Metrics []MetricLoss `json:"metrics"`
 }
@@ -100,10 +107,13 @@ type MetricLoss struct {
 type PageMetrics struct {
 	// Pairs by pages.status: rendered (ok), render failures (failed),
 	// unsupported (no renderer reads the format), not rendered (off).
-	Rendered      int `json:"rendered"`
-	RenderFailed  int `json:"render_failed"`
-	Unsupported   int `json:"unsupported"`
-	NotRendered   int `json:"not_rendered"`
+	Rendered     int `json:"rendered"`
+	RenderFailed int `json:"render_failed"`
+	Unsupported  int `json:"unsupported"`
+	NotRendered  int `json:"not_rendered"`
+	// Identical pairs (byte-identical files) count as rendered: their
+	// pages are known to be the same without rendering.
+	Identical     int `json:"identical"`
 	ChangedPairs  int `json:"changed_pairs"`
 	InsertedPairs int `json:"inserted_pairs"`
 	DeletedPairs  int `json:"deleted_pairs"`
@@ -203,6 +213,10 @@ func (a *acc) addFindings(r *Record) {
 
 // addStructure counts the structure metrics that shrank.
 func (a *acc) addStructure(r *Record) {
+	if r.Structure.Incomplete {
+		a.m.StructureLoss.NotCounted++
+		return
+	}
 	if len(r.Structure.Shrunk) > 0 {
 		a.m.StructureLoss.Pairs++
 	}
@@ -226,6 +240,9 @@ func (a *acc) addPages(r *Record) {
 	switch r.Pages.Status {
 	case audit.PagesOK:
 		p.Rendered++
+		if r.Pages.Identical {
+			p.Identical++
+		}
 		a.changed = append(a.changed, int64(len(r.Pages.Changed)))
 		reflowed := 0
 		for _, rf := range r.Pages.Reflowed {
@@ -266,7 +283,14 @@ func (a *acc) finish() Metrics {
 	m.BlockedRate = rate(m.Blocked)
 	m.NewErrorRate = rate(m.NewErrorPairs)
 	m.NewWarningRate = rate(m.NewWarningPairs)
-	m.StructureLoss.Rate = rate(m.StructureLoss.Pairs)
+	counted := m.Audited - m.StructureLoss.NotCounted
+	srate := func(n int) float64 {
+		if counted <= 0 {
+			return 0
+		}
+		return RoundRate(float64(n) / float64(counted))
+	}
+	m.StructureLoss.Rate = srate(m.StructureLoss.Pairs)
 	m.TopCodes = []CodeCount{}
 	for _, c := range a.codes {
 		m.TopCodes = append(m.TopCodes, *c)
@@ -290,7 +314,7 @@ func (a *acc) finish() Metrics {
 	m.StructureLoss.Metrics = []MetricLoss{}
 	for name, l := range a.loss {
 		m.StructureLoss.Metrics = append(m.StructureLoss.Metrics, MetricLoss{
-			Metric: name, Pairs: l.pairs, Rate: rate(l.pairs), Lost: l.lost,
+			Metric: name, Pairs: l.pairs, Rate: srate(l.pairs), Lost: l.lost,
 			MeanLost:      RoundRate(float64(l.lost) / float64(l.pairs)),
 			MeanLossRatio: RoundRate(l.ratioSum / float64(l.pairs)),
 		})

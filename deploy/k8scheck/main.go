@@ -17,6 +17,7 @@ import (
 	"os"
 	"strings"
 
+	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/yaml"
@@ -38,6 +39,10 @@ func typed(apiVersion, kind string) any {
 		return &corev1.Pod{}
 	case "batch/v1/Job":
 		return &batchv1.Job{}
+	case "apps/v1/Deployment":
+		return &appsv1.Deployment{}
+	case "v1/Service":
+		return &corev1.Service{}
 	}
 	return nil
 }

@@ -24,6 +24,9 @@ const (
 	// CodeTableStructure: a w:tr outside a w:tbl, a w:tc outside a w:tr, a
 	// paragraph or table directly in a w:tbl or w:tr. Warning.
 	CodeTableStructure = "docx.table-structure"
+	// CodeNumberInvalid: NaN or Infinity in a WordprocessingML measure
+	// (a JavaScript generator's unset size). Fatal.
+	CodeNumberInvalid = "docx.number-invalid"
 )
 
 // ContentRule is one content-model rule: what may not appear where.
@@ -45,6 +48,10 @@ var ContentRules = []ContentRule{
 		When:     "a w:p inside another w:p, other than through a text box (w:txbxContent)",
 		Effect:   "Word refuses to open the document",
 		Evidence: "tomduck/pandoc-eqnos#22 (a bookmark wrapped in a paragraph inside a paragraph: Word would not open the output); elapouya/python-docx-template#565 (subdocument paragraphs inserted into a paragraph: Word cannot open it); ECMA-376 Part 1 §17.3.1.22 (CT_P holds no paragraphs)"},
+	{Code: CodeNumberInvalid, Grade: formats.Fatal,
+		When:     "NaN, Infinity or -Infinity in a measure: w:ind, w:spacing, w:pgSz, w:pgMar, w:tblW/w:tcW/w:gridCol widths, or the w:val of w:sz, w:szCs, w:kern, w:position, w:spacing, w:w",
+		Effect:   "Word reports the file corrupt",
+		Evidence: "open-xml-templating/docxtemplater#753 (a NaN written by the image module: Word says the generated file is corrupted); gitbrent/PptxGenJS#1440 (the same NaN in PowerPoint: repair); ECMA-376 Part 1 §17.18.97 and §22.9.2 (ST_TwipsMeasure, ST_SignedTwipsMeasure: integers)"},
 	{Code: CodeTableStructure, Grade: formats.Warning,
 		When:     "a w:tr whose container is not a w:tbl, a w:tc whose container is not a w:tr, or a w:p / w:tbl directly in a w:tbl or w:tr",
 		Effect:   "Word's reaction is not documented for these cases",
@@ -313,5 +320,32 @@ func (m *marks) report(h *storyHandler) {
 			Anchor:  b.name,
 			Message: fmt.Sprintf("%s is not a hexadecimal number from 1 to 7FFFFFFF, as Word requires of paragraph ids ([MS-OI29500] §2.6.2.3); comments and tracked changes anchored to the paragraph may be lost", b.name),
 			Fix:     "give the paragraph a unique 8-digit hexadecimal id below 80000000 (or remove the attribute: Word assigns one)"})
+	}
+}
+
+// measureAttrs are the WordprocessingML attributes that hold a measure
+// (twips, half-points, eighths of a point) on any element.
+var measureAttrs = map[string]bool{"left": true, "right": true, "start": true, "end": true, "hanging": true,
+	"firstLine": true, "before": true, "after": true, "line": true, "top": true, "bottom": true,
+	"header": true, "footer": true, "gutter": true, "w": true, "h": true}
+
+// measureVal are the elements whose w:val is a measure.
+var measureVal = map[string]bool{"sz": true, "szCs": true, "kern": true, "position": true, "spacing": true, "w": true}
+
+// checkNumbers applies the CodeNumberInvalid rule of ContentRules to a
+// w: element's attributes.
+func (h *storyHandler) checkNumbers(e *formats.Element) {
+	for _, a := range e.Attr {
+		v := a.Value
+		if v != "NaN" && v != "Infinity" && v != "-Infinity" {
+			continue
+		}
+		if a.Name.Space != e.Name.Space || !(measureAttrs[a.Name.Local] || (a.Name.Local == "val" && measureVal[e.Name.Local])) {
+			continue
+		}
+		h.add(formats.Finding{Code: CodeNumberInvalid, Grade: formats.Fatal, Part: h.part, Line: e.Line, Column: e.Column, Locator: e.Locator(),
+			Anchor:  fmt.Sprintf("<%s> %s=%s", e.QName(), a.Name.Local, v),
+			Message: fmt.Sprintf("<%s> has w:%s=%q, where Word needs an integer measure; a NaN or Infinity usually comes from arithmetic on a missing size, and Word reports the file corrupt", e.QName(), a.Name.Local, v),
+			Fix:     fmt.Sprintf("write w:%s as an integer (twips for indents, spacing and widths: 1440 per inch; half-points for w:sz), or remove the attribute", a.Name.Local)})
 	}
 }

@@ -72,6 +72,12 @@ func TestReferencesAndContentModel(t *testing.T) {
 		{"paragraph inside a paragraph", pkg{body: `<w:p><w:r><w:t>outer</w:t></w:r><w:p><w:r><w:t>inner</w:t></w:r></w:p></w:p>`},
 			map[string]formats.Grade{docx.CodePInP: formats.Fatal}, "a paragraph (<w:p>) sits inside body, paragraph 1"},
 		{"near miss: paragraph in a text box in a paragraph", pkg{body: textBox("1", para)}, nil, ""},
+		{"NaN indent", pkg{body: `<w:p><w:pPr><w:ind w:left="NaN"/></w:pPr><w:r><w:t>x</w:t></w:r></w:p>`},
+			map[string]formats.Grade{docx.CodeNumberInvalid: formats.Fatal}, `w:left="NaN"`},
+		{"Infinity font size", pkg{body: `<w:p><w:r><w:rPr><w:sz w:val="Infinity"/></w:rPr><w:t>x</w:t></w:r></w:p>`},
+			map[string]formats.Grade{docx.CodeNumberInvalid: formats.Fatal}, `<w:sz> has w:val="Infinity"`},
+		{"near miss: a style named NaN, integer measures", pkg{body: `<w:p><w:pPr><w:pStyle w:val="NaN"/><w:ind w:left="720" w:hanging="360"/></w:pPr><w:r><w:rPr><w:sz w:val="24"/></w:rPr><w:t>NaN</w:t></w:r></w:p>`}, nil, ""},
+
 		{"cell without a row", pkg{body: `<w:tbl><w:tblPr/><w:tblGrid/><w:tc>` + para + `</w:tc></w:tbl>` + para},
 			map[string]formats.Grade{docx.CodeTableStructure: formats.Warning, docx.CodeTblNoRows: formats.Warning}, ""},
 		{"bookmark never ended", pkg{body: `<w:p><w:bookmarkStart w:id="3" w:name="Total"/><w:r><w:t>x</w:t></w:r></w:p>`},

@@ -271,6 +271,9 @@ func (h *storyHandler) Start(e *formats.Element) {
 	}
 	if isW(e) {
 		h.startW(e, k)
+		if len(e.Attr) > 0 {
+			h.checkNumbers(e)
+		}
 	}
 	if k != kProp && k != kRange {
 		h.checkPlace(e, k, parent)

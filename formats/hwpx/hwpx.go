@@ -121,10 +121,13 @@ func Inspect(ctx context.Context, p *formats.Package, rep *formats.Report) error
 			return err
 		}
 		h := newSectionHandler(in, part, hd)
-		p.ScanPart(ctx, part, h)
-		if !h.isSection {
+		res := p.ScanPart(ctx, part, h)
+		if !h.isSection && (res.Complete || !p.Has(part)) {
 			continue
 		}
+		// A spine section that did not parse counts as a section whose
+		// paragraphs and tables are unknown (Report.NotCounted), not as
+		// no section.
 		total++
 		c := formats.Counts{KeyParagraphs: h.paragraphs, KeyTables: h.tables}
 		rep.AddCounts(part, formats.Counts{KeySections: 1, KeyParagraphs: h.paragraphs, KeyTables: h.tables})

@@ -13,6 +13,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"sort"
+	"strings"
 
 	"github.com/editaudit/editaudit/formats"
 	"github.com/editaudit/editaudit/formats/docx"
@@ -71,14 +73,19 @@ func Reader(ctx context.Context, ra io.ReaderAt, size int64, name string, opts O
 	if err != nil {
 		return nil, err
 	}
-	rep := &formats.Report{Path: name, Format: p.Format, Flavor: p.Flavor, SHA256: p.SHA256, Size: size, Counts: formats.Counts{}}
+	rep := &formats.Report{Path: name, Format: p.Format, Flavor: p.Flavor, SHA256: p.SHA256, Size: size, Counts: formats.Counts{}, MainPart: p.MainPart}
 	if len(p.Entries) > 0 {
 		if err := inspectFormat(ctx, p, rep); err != nil {
 			return nil, err
 		}
+		rep.NotCounted = notCounted(p, rep)
 		if err := p.ScanRest(ctx); err != nil {
 			return nil, err
 		}
+	} else {
+		// Not a readable zip (truncated, no central directory, empty):
+		// nothing was counted, which says nothing about what it holds.
+		rep.NotCounted = []string{formats.NotCountedPackage}
 	}
 	rep.Findings = append(rep.Findings, p.Findings()...)
 	formats.Sort(rep.Findings)
@@ -86,6 +93,26 @@ func Reader(ctx context.Context, ra io.ReaderAt, size int64, name string, opts O
 		rep.Findings = []formats.Finding{}
 	}
 	return rep, nil
+}
+
+// notCounted lists the parts the format counted (rep.Parts) and the main
+// part whose scans stopped before their end, naturally sorted: their
+// counts are partial.
+func notCounted(p *formats.Package, rep *formats.Report) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(part string) {
+		if part != "" && !seen[strings.ToLower(part)] && p.Incomplete(part) {
+			seen[strings.ToLower(part)] = true
+			out = append(out, part)
+		}
+	}
+	add(p.MainPart)
+	for part := range rep.Parts {
+		add(part)
+	}
+	sort.Slice(out, func(i, j int) bool { return formats.NaturalLess(out[i], out[j]) })
+	return out
 }
 
 // inspectFormat runs the format's own validators and counter.

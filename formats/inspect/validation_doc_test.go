@@ -75,6 +75,12 @@ func validationTables() string {
 	for _, r := range pptx.ContentRules {
 		row("pptx", r.When, "`"+r.Code+"`", string(r.Grade), r.Evidence)
 	}
+	for _, r := range xlsx.CellRules {
+		row("xlsx", r.When, "`"+r.Code+"`", string(r.Grade), r.Evidence)
+	}
+	for _, r := range formats.MarkupRules {
+		row("any", r.When, "`"+r.Code+"`", string(r.Grade), r.Evidence)
+	}
 	for _, r := range xlsx.ContainerRules {
 		row("xlsx", fmt.Sprintf("an empty `<%s>` (no `<%s>`)", r.Element, r.Child), "`"+xlsx.CodeEmptyContainer+"`", string(r.Grade), r.Evidence)
 	}

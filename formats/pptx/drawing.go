@@ -35,6 +35,9 @@ var ContentRules = []ContentRule{
 	{Code: CodeParagraphOrder, Grade: formats.Error,
 		When:     "a run, break or field after the a:endParaRPr of its a:p",
 		Evidence: "the-open-agent/openagent#2355 (runs appended after a:endParaRPr are in the XML but PowerPoint does not render them: silent loss)"},
+	{Code: CodeColorInvalid, Grade: formats.Fatal,
+		When:     "an a:srgbClr whose val is not six hexadecimal digits (a CSS colour: #1F4E79, rgba(…), a colour name)",
+		Evidence: "dream-num/dsh-univer-office#44 (srgbClr val=\"RGBA(47, 107, 255, 0.55)\": PowerPoint's repair prompt; the same deck with six-digit hex opens); ChristopherVR/pptx-viewer#67 (a '#'-prefixed hex: repair prompt); gitbrent/PptxGenJS#588 (colour \"White\" instead of FFFFFF: repair); ECMA-376 Part 1 §20.1.10.48 (ST_HexColorRGB)"},
 	{Code: CodeShapeIDDuplicate, Grade: formats.Info,
 		When:     "two shapes in one slide, layout or master with the same p:cNvPr id (mc:Fallback copies ignored)",
 		Evidence: "ECMA-376 Part 1 §19.3.1.12 (ids unique in the slide); gitbrent/PptxGenJS#1532 (PptxGenJS writes duplicates with a table and a shape; no repair reported); healthy real decks carry them (docx4j_AutoShapes-187slides, oxsdk_3dtestdash), so PowerPoint tolerates them: info"},
@@ -105,6 +108,8 @@ func (h *partHandler) drawingStart(e *formats.Element) {
 		if parent.Is("avLst", nsA...) && parent.Parent != nil && parent.Parent.Is("prstGeom", nsA...) {
 			h.checkGuide(e, parent.Parent)
 		}
+	case "srgbClr":
+		h.checkColor(e)
 	case "off", "chOff":
 		if inXfrm(parent) {
 			h.checkCoords(e, "x", "y", false)
@@ -186,6 +191,37 @@ func (h *partHandler) badNumber(e *formats.Element, attr, v, want string) {
 		Anchor:  fmt.Sprintf("%s <%s> %s", where, e.QName(), got),
 		Message: fmt.Sprintf("<%s> of %s has %s, where the schema requires %s; PowerPoint repairs the deck", e.QName(), where, got, want),
 		Fix:     fmt.Sprintf("write %s as an integer in EMU (914400 per inch; e.g. %s=\"914400\"); a NaN or an empty value usually comes from arithmetic on a missing size", attr, attr)})
+}
+
+// checkColor applies the srgbClr rule of ContentRules.
+func (h *partHandler) checkColor(e *formats.Element) {
+	v, _ := e.Get("", "val")
+	if isHex6(v) {
+		return
+	}
+	where := shapeOf(e)
+	fix := "write the colour as six hexadecimal digits, e.g. val=\"1F4E79\" (no '#'; transparency goes in a child <a:alpha val=\"55000\"/>)"
+	if len(v) == 7 && v[0] == '#' && isHex6(v[1:]) {
+		fix = fmt.Sprintf("write val=\"%s\" (without the '#')", v[1:])
+	}
+	h.in.p.Add(formats.Finding{Code: CodeColorInvalid, Grade: formats.Fatal, Part: h.part, Line: e.Line, Column: e.Column, Locator: e.Locator(),
+		Anchor:  fmt.Sprintf("%s srgbClr val=%q", where, v),
+		Message: fmt.Sprintf("<%s val=%q> in %s is not a colour PowerPoint reads (ST_HexColorRGB: six hexadecimal digits); PowerPoint repairs the deck", e.QName(), v, where),
+		Fix:     fix})
+}
+
+// isHex6 reports whether s is six hexadecimal digits.
+func isHex6(s string) bool {
+	if len(s) != 6 {
+		return false
+	}
+	for i := 0; i < 6; i++ {
+		c := s[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return true
 }
 
 // shapeID records a shape's p:cNvPr id and reports a second shape with it.

@@ -99,6 +99,9 @@ const (
 	// CodeParagraphOrder: a:pPr not the first child of a:p (fatal), or
 	// content after a:endParaRPr (error).
 	CodeParagraphOrder = "pptx.paragraph-order"
+	// CodeColorInvalid: an a:srgbClr whose val is not six hex digits
+	// (a CSS colour such as #1F4E79 or rgba(…)).
+	CodeColorInvalid = "pptx.color-invalid"
 )
 
 // Count keys (DESIGN.md: pptx slides, paragraphs, runs; plus notes and

@@ -248,7 +248,7 @@ func TestChecks(t *testing.T) {
 		{"master: sldLayoutIdLst before clrMap", false, setMaster(cSld + layoutLst + clrMap + txStyles), pptx.CodeMasterOrder, formats.Fatal, "directly after </p:cSld>"},
 		{"master: txStyles before hf", false, setMaster(cSld + clrMap + layoutLst + txStyles + `<p:hf sldNum="0"/>`), pptx.CodeMasterOrder, formats.Warning, ""},
 		{"near miss: master with transition in mc:AlternateContent", false, setMaster(cSld + clrMap + layoutLst +
-			`<mc:AlternateContent xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"><mc:Choice Requires="p14"><p:transition/></mc:Choice><mc:Fallback><p:transition/></mc:Fallback></mc:AlternateContent>` +
+			`<mc:AlternateContent xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"><mc:Choice xmlns:p14="http://schemas.microsoft.com/office/powerpoint/2010/main" Requires="p14"><p:transition/></mc:Choice><mc:Fallback><p:transition/></mc:Fallback></mc:AlternateContent>` +
 			`<p:hf sldNum="0"/>` + txStyles), pptx.CodeMasterOrder, "", ""},
 		{"sldId r:id undefined (core)", false, setPres(masterLst + `<p:sldIdLst><p:sldId id="256" r:id="rId9"/></p:sldIdLst>` + sizes), formats.CodeRelsUndefinedID, formats.Fatal, ""},
 		{"slide rel target missing (core)", false, func(m map[string]string) {
@@ -305,8 +305,11 @@ func TestChecks(t *testing.T) {
 		{"a:pPr after a run", false, setSlide(shape("2", "T", "rect", `<p:txBody><a:bodyPr/><a:p><a:r><a:t>x</a:t></a:r><a:pPr algn="ctr"/></a:p></p:txBody>`)), pptx.CodeParagraphOrder, formats.Fatal, "start of the <a:p>"},
 		{"run after endParaRPr", false, setSlide(shape("2", "T", "rect", `<p:txBody><a:bodyPr/><a:p><a:endParaRPr/><a:r><a:t>lost</a:t></a:r></a:p></p:txBody>`)), pptx.CodeParagraphOrder, formats.Error, "before <a:endParaRPr>"},
 		{"near miss: pPr, runs, endParaRPr", false, setSlide(shape("2", "T", "rect", `<p:txBody><a:bodyPr/><a:p><a:pPr/><a:r><a:t>x</a:t></a:r><a:br/><a:endParaRPr/></a:p></p:txBody>`)), pptx.CodeParagraphOrder, "", ""},
+		{"colour with a #", false, setSlide(strings.Replace(shape("2", "Box", "rect", textBody("o")), `<p:spPr>`, `<p:spPr><a:solidFill><a:srgbClr val="#1F4E79"/></a:solidFill>`, 1)), pptx.CodeColorInvalid, formats.Fatal, `val="1F4E79"`},
+		{"colour as CSS rgba", false, setSlide(strings.Replace(shape("2", "Box", "rect", textBody("o")), `<p:spPr>`, `<p:spPr><a:solidFill><a:srgbClr val="RGBA(47, 107, 255, 0.55)"/></a:solidFill>`, 1)), pptx.CodeColorInvalid, formats.Fatal, "six hexadecimal digits"},
+		{"near miss: hex colour with alpha, scheme colour", false, setSlide(strings.Replace(shape("2", "Box", "rect", textBody("o")), `<p:spPr>`, `<p:spPr><a:solidFill><a:srgbClr val="1f4e79"><a:alpha val="55000"/></a:srgbClr></a:solidFill><a:ln><a:solidFill><a:schemeClr val="accent1"/></a:solidFill></a:ln>`, 1)), pptx.CodeColorInvalid, "", ""},
 		{"two shapes with one id", false, setSlide(shape("2", "A", "rect", textBody("a")) + shape("2", "B", "rect", textBody("b"))), pptx.CodeShapeIDDuplicate, formats.Info, "one more than the largest id"},
-		{"near miss: one id in mc:Choice and mc:Fallback", false, setSlide(`<mc:AlternateContent xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"><mc:Choice Requires="p14">` + shape("2", "A", "rect", textBody("a")) + `</mc:Choice><mc:Fallback>` + shape("2", "A", "rect", textBody("a")) + `</mc:Fallback></mc:AlternateContent>`), pptx.CodeShapeIDDuplicate, "", ""},
+		{"near miss: one id in mc:Choice and mc:Fallback", false, setSlide(`<mc:AlternateContent xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"><mc:Choice xmlns:p14="http://schemas.microsoft.com/office/powerpoint/2010/main" Requires="p14">` + shape("2", "A", "rect", textBody("a")) + `</mc:Choice><mc:Fallback>` + shape("2", "A", "rect", textBody("a")) + `</mc:Fallback></mc:AlternateContent>`), pptx.CodeShapeIDDuplicate, "", ""},
 		{"shape after p:extLst", false, setSlide(`<p:extLst><p:ext uri="{X}"/></p:extLst>` + shape("2", "A", "rect", textBody("a"))), pptx.CodeShapeTree, formats.Warning, "before p:extLst"},
 		{"near miss: p:extLst last", false, setSlide(shape("2", "A", "rect", textBody("a")) + `<p:extLst><p:ext uri="{X}"/></p:extLst>`), pptx.CodeShapeTree, "", ""},
 		{"layout id below 2147483648", false, func(m map[string]string) {

@@ -57,6 +57,23 @@ func TestChecks(t *testing.T) {
 
 		{"date text in number cell", book{sheets: one(rows(`<row r="1"><c r="A1"><v>28.01.2007</v></c></row>`))}, xlsx.CodeNumericText, formats.Fatal, "28.01.2007"},
 		{"t=n text", book{sheets: one(rows(`<row r="1"><c r="A1" t="n"><v>x</v></c></row>`))}, xlsx.CodeNumericText, formats.Fatal, "Sheet1!A1"},
+		// The held-out round: formula syntax, shared formulas, calcChain, activeTab.
+		{"formula ends with =", book{sheets: one(rows(`<row r="1"><c r="A1"><f>== Totals ===</f></c></row>`))}, xlsx.CodeFormulaSyntax, formats.Fatal, `operator "="`},
+		{"formula ends with +", book{sheets: one(rows(`<row r="1"><c r="A1"><f>A2+</f></c></row>`))}, xlsx.CodeFormulaSyntax, formats.Fatal, `operator "+"`},
+		{"near miss: percent and comparison", book{sheets: one(rows(`<row r="1"><c r="A1"><f>A2%</f></c><c r="B1"><f>A2&lt;&gt;"="</f></c></row>`))}, xlsx.CodeFormulaSyntax, "", ""},
+		{"shared master gone", book{sheets: one(rows(`<row r="1"><c r="A1"><v>1</v></c><c r="B1"><f t="shared" si="0"/><v>2</v></c><c r="C1"><f t="shared" si="0"/><v>3</v></c></row>`))}, xlsx.CodeSharedFormula, formats.Fatal, `2 cell(s) from B1`},
+		{"near miss: shared master present", book{sheets: one(rows(`<row r="1"><c r="A1"><f t="shared" ref="A1:C1" si="0">D1+1</f><v>1</v></c><c r="B1"><f t="shared" si="0"/><v>2</v></c><c r="C1"><f t="shared" si="0"/><v>3</v></c></row>`))}, xlsx.CodeSharedFormula, "", ""},
+		{"calcChain names a value cell", book{sheets: one(rows(`<row r="1"><c r="A1"><f>1+1</f><v>2</v></c><c r="B1"><v>5</v></c></row>`)),
+			wbRels: `<Relationship Id="rIdC" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/calcChain" Target="calcChain.xml"/>`,
+			parts:  map[string]string{"xl/calcChain.xml": `<calcChain xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><c r="A1" i="1"/><c r="B1"/></calcChain>`}}, xlsx.CodeCalcChain, formats.Fatal, "(B1)"},
+		{"calcChain names a missing sheet", book{sheets: one(rows(`<row r="1"><c r="A1"><f>1+1</f><v>2</v></c></row>`)),
+			wbRels: `<Relationship Id="rIdC" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/calcChain" Target="calcChain.xml"/>`,
+			parts:  map[string]string{"xl/calcChain.xml": `<calcChain xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><c r="A1" i="1"/><c r="A1" i="7"/></calcChain>`}}, xlsx.CodeCalcChain, formats.Fatal, `sheetId="7"`},
+		{"near miss: calcChain with an array range", book{sheets: one(rows(`<row r="1"><c r="A1"><f t="array" ref="A1:A2">B1:B2*2</f><v>2</v></c></row><row r="2"><c r="A2"><v>4</v></c></row>`)),
+			wbRels: `<Relationship Id="rIdC" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/calcChain" Target="calcChain.xml"/>`,
+			parts:  map[string]string{"xl/calcChain.xml": `<calcChain xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><c r="A1" i="1" a="1"/><c r="A2"/></calcChain>`}}, xlsx.CodeCalcChain, "", ""},
+		{"activeTab past the last sheet", book{sheets: []sheet{{name: "A"}, {name: "B"}}, wbViews: `<bookViews><workbookView activeTab="2"/></bookViews>`}, xlsx.CodeActiveTab, formats.Fatal, `activeTab="2"`},
+		{"near miss: activeTab on the last sheet", book{sheets: []sheet{{name: "A"}, {name: "B"}}, wbViews: `<bookViews><workbookView activeTab="1"/></bookViews>`}, xlsx.CodeActiveTab, "", ""},
 		{"exponent number", book{sheets: one(rows(`<row r="1"><c r="A1"><v>-1.5E+3</v></c><c r="B1"><v>.5</v></c></row>`))}, xlsx.CodeNumericText, "", ""},
 		{"t=str text", book{sheets: one(rows(`<row r="1"><c r="A1" t="str"><f>"x"</f><v>x</v></c></row>`))}, xlsx.CodeNumericText, "", ""},
 

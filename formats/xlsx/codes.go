@@ -104,3 +104,19 @@ const (
 	// workbook.xml. Fatal.
 	CodePivotCache = "xlsx.pivot-cache-undefined"
 )
+
+// Codes of the held-out round (issue #13, second pass).
+const (
+	// CodeFormulaSyntax: a formula that cannot be parsed (it ends with an
+	// operator: text starting with "=" written as a formula).
+	CodeFormulaSyntax = "xlsx.formula-syntax"
+	// CodeSharedFormula: shared-formula cells whose master (the cell with
+	// the formula text and ref) is gone.
+	CodeSharedFormula = "xlsx.shared-formula-orphan"
+	// CodeCalcChain: xl/calcChain.xml lists a cell that holds no formula or
+	// a sheet the workbook does not have.
+	CodeCalcChain = "xlsx.calc-chain-stale"
+	// CodeActiveTab: workbookView activeTab or firstSheet past the last
+	// sheet.
+	CodeActiveTab = "xlsx.active-tab-out-of-range"
+)

@@ -25,6 +25,9 @@ type analysis struct {
 	outer string
 	// fixed is the formula with every repair applied.
 	fixed string
+	// dangling is the binary operator the formula ends with ("" when it
+	// does not): no operand follows it, so the formula cannot be parsed.
+	dangling string
 }
 
 // edit replaces f[pos:pos+del] with ins.
@@ -185,6 +188,9 @@ func analyze(f string, names map[string]bool) analysis {
 	if first >= 0 && toks[first].Kind == tokFunc && firstClose == last {
 		_, a.outer = splitPrefix(toks[first].Text)
 	}
+	if last >= 0 && toks[last].Kind == tokOp && strings.Contains("=<>&+-*/^", toks[last].Text) && toks[last].Text != "" {
+		a.dangling = toks[last].Text
+	}
 	a.fixed = apply(f, edits)
 	return a
 }
@@ -240,7 +246,7 @@ type formulaSite struct {
 // returns the analysis (the caller checks cell-only rules with it).
 func (in *inspector) checkFormula(site formulaSite, text string) analysis {
 	a := analyze(text, in.definedNames)
-	if len(a.semis)+len(a.localized)+len(a.badBind)+len(a.badUse)+len(a.future)+len(a.xlws) == 0 {
+	if len(a.semis)+len(a.localized)+len(a.badBind)+len(a.badUse)+len(a.future)+len(a.xlws) == 0 && a.dangling == "" {
 		return a
 	}
 	shown := clip(text, 160)
@@ -253,6 +259,19 @@ func (in *inspector) checkFormula(site formulaSite, text string) analysis {
 		}
 		in.add(formats.Finding{Code: code, Grade: g, Part: site.part, Line: site.line, Column: site.col,
 			Locator: loc, Anchor: anchor, Message: msg, Fix: fix})
+	}
+	if a.dangling != "" {
+		// CellRules (CodeFormulaSyntax): XlsxWriter#962, PHP_XLSXWriter#147:
+		// text starting with "=" written as a formula; Excel cannot parse it
+		// and repairs the workbook.
+		loc := site.locator
+		if site.locFn != nil {
+			loc = site.locFn()
+		}
+		in.add(formats.Finding{Code: CodeFormulaSyntax, Grade: formats.Fatal, Part: site.part, Line: site.line, Column: site.col,
+			Locator: loc, Anchor: anchor,
+			Message: fmt.Sprintf("%s: the formula =%s ends with the operator %q, so it cannot be parsed; this is usually text that starts with \"=\" written as a formula, and Excel reports unreadable content and repairs the workbook", site.where, shown, a.dangling),
+			Fix:     "if the text is not a formula, store it as a string cell (t=\"inlineStr\" or a shared string; openpyxl: cell.data_type = \"s\"); otherwise complete the expression after the operator"})
 	}
 	if len(a.semis) > 0 {
 		// DEFECTS.md (confirmed): a file stores formulas with "," between

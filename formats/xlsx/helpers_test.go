@@ -37,6 +37,7 @@ type book struct {
 	styles   string            // the inner XML of xl/styles.xml; "": no styles part
 	sheetIDs []string          // sheetId of each sheet (default 1, 2, …; "-" for none)
 	wbRels   string            // extra Relationship elements of workbook.xml.rels
+	wbViews  string            // XML before <sheets> in workbook.xml (bookViews)
 }
 
 // contentType returns the Override content type of a test part.
@@ -57,6 +58,8 @@ func contentType(part string) string {
 		return ml + "spreadsheetml.pivotTable+xml"
 	case strings.HasPrefix(part, "xl/pivotCache/"):
 		return ml + "spreadsheetml.pivotCacheDefinition+xml"
+	case part == "xl/calcChain.xml":
+		return ml + "spreadsheetml.calcChain+xml"
 	case part == "xl/metadata.xml":
 		return ml + "spreadsheetml.sheetMetadata+xml"
 	case strings.HasPrefix(part, "xl/tables/"):
@@ -118,7 +121,7 @@ func (b book) bytes() []byte {
 		wbRels.WriteString(`<Relationship Id="rIdM" Type="` + relT + `sheetMetadata" Target="metadata.xml"/>`)
 	}
 	parts["xl/workbook.xml"] = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>` +
-		`<workbook xmlns="` + nsMain + `" xmlns:r="` + nsR + `"><sheets>` + sheetsXML.String() + `</sheets>` + b.wbExtra + `</workbook>`
+		`<workbook xmlns="` + nsMain + `" xmlns:r="` + nsR + `">` + b.wbViews + `<sheets>` + sheetsXML.String() + `</sheets>` + b.wbExtra + `</workbook>`
 	parts["xl/_rels/workbook.xml.rels"] = relsXML(wbRels.String())
 	parts["_rels/.rels"] = relsXML(`<Relationship Id="rId1" Type="` + relT + `officeDocument" Target="xl/workbook.xml"/>`)
 	for k, v := range b.parts {

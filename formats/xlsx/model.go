@@ -67,6 +67,10 @@ var WorkbookRules = []WorkbookRule{
 		Evidence: "iOfficeAI/OfficeCLI#353 (a validation range shifted to A3:A1048577: Excel refuses the workbook, 0x800A03EC); ECMA-376 Part 1 §18.3.1.73 (rows 1…1048576), columns A…XFD"},
 	{Code: CodeRefInvalid, Grade: formats.Fatal, When: "a <mergeCell> whose ref is empty or not a range",
 		Evidence: "randym/axlsx#302 (<mergeCell ref=\"\"/>: Excel's \"some content is unreadable\" and a repair that drops formatting)"},
+	{Code: CodeCalcChain, Grade: formats.Fatal, When: "an xl/calcChain.xml entry for a cell that holds no formula (cells inside an array formula's range aside), or for a sheet id the workbook does not have",
+		Evidence: "dotnet/Open-XML-SDK#1457 (\"Removed Records: Formula from /xl/calcChain.xml part\"), #1491 (the SDK team: removing formulas is what makes Excel validate the chain and repair); JanMarvin/openxlsx2#437 (a formula overwritten with a value: the same repair); unidoc/unioffice#215; cuba-platform/yarg#10"},
+	{Code: CodeActiveTab, Grade: formats.Fatal, When: "a workbookView whose activeTab is not the index of a sheet (the active sheet was removed)",
+		Evidence: "JanMarvin/openxlsx2#793 (\"the last tab was active, but removed and the activeTab id was never updated. Therefore Excel complained\"); EPPlusSoftware/EPPlus#339"},
 	{Code: CodePivotCache, Grade: formats.Fatal, When: "a pivotTableDefinition whose cacheId names no <pivotCache> of workbook.xml",
 		Evidence: "EPPlusSoftware/EPPlus#615 (an incorrect pivot cache id written for a pivot table: corrupt workbook), #1089"},
 }

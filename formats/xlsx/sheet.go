@@ -57,6 +57,7 @@ type cellState struct {
 	hasV, hasF  bool
 	v, f, is    []byte // reused from cell to cell
 	fType, fRef string
+	fSI         string
 	fLine, fCol int
 	fStep       string // the <f> step of the locator, "/f[1]"
 	inIs, inRPh int
@@ -122,6 +123,12 @@ type sheetHandler struct {
 	badStyles map[string]*styleUse
 	badOrder  []*styleUse
 	headers   map[[2]int]*headerSlot
+
+	// shared formulas by si; formula cells (only when the calculation
+	// chain lists cells of this sheet)
+	shared   map[string]*sharedSI
+	formulas map[[2]int]bool
+	spans    []rng // array and data-table formula ranges (every cell is in the chain)
 }
 
 // scanSheet reads one sheet of the workbook and everything hanging from it.
@@ -139,7 +146,7 @@ func (in *inspector) scanSheet(s *sheetEntry) {
 		return // the core reports the missing relationship or part
 	}
 	byRID, slots := in.preScanTables(s)
-	h := &sheetHandler{in: in, s: s, part: s.part, worksheet: s.relType == "worksheet", headers: slots}
+	h := &sheetHandler{in: in, s: s, part: s.part, worksheet: s.relType == "worksheet", headers: slots, formulas: in.formulaCells(s)}
 	res := in.p.ScanPart(in.ctx, s.part, h)
 	if h.worksheet && !(res.Root.Local == "worksheet" && (res.Root.Space == NSMain || res.Root.Space == NSMainS)) {
 		h.worksheet = false
@@ -157,6 +164,12 @@ func (in *inspector) scanSheet(s *sheetEntry) {
 			in.checkHeaders(s, tables, slots)
 		}
 		in.checkPivots(s)
+		if res.Complete {
+			h.checkShared()
+			if h.formulas != nil {
+				in.checkCalcChain(s, h.formulas, h.spans)
+			}
+		}
 	}
 	if d := in.resolve(s.part, h.drawingRID); d != "" {
 		dc := in.scanDrawing(d)
@@ -232,6 +245,7 @@ func (h *sheetHandler) Start(e *formats.Element) {
 			h.cell.hasF = true
 			h.cell.fType, _ = attr(e, "t")
 			h.cell.fRef, _ = attr(e, "ref")
+			h.cell.fSI, _ = attr(e, "si")
 			h.cell.fLine, h.cell.fCol = e.Line, e.Column
 			h.cell.fStep = "/" + e.QName() + "[" + strconv.Itoa(e.Index) + "]"
 		case isSML(e, "is"):
@@ -366,7 +380,7 @@ func (h *sheetHandler) startCell(e *formats.Element) {
 	c := &h.cell
 	c.on, c.hasV, c.hasF, c.inIs, c.inRPh = true, false, false, 0, 0
 	c.v, c.f, c.is = c.v[:0], c.f[:0], c.is[:0]
-	c.fType, c.fRef = "", ""
+	c.fType, c.fRef, c.fSI = "", "", ""
 	c.el = e
 	c.t, _ = attr(e, "t")
 	c.cmText, _ = attr(e, "cm")
@@ -481,6 +495,17 @@ func (h *sheetHandler) endCell() {
 	}
 	if h.headers != nil {
 		h.captureHeader()
+	}
+	if c.hasF {
+		if h.formulas != nil {
+			h.formulas[[2]int{c.col, c.row}] = true
+			if r, ok := parseRange(c.fRef); ok && (c.fType == "array" || c.fType == "dataTable") {
+				h.spans = append(h.spans, r)
+			}
+		}
+		if c.fType == "shared" {
+			h.noteShared(c)
+		}
 	}
 	in := h.in
 	where := func() string { return h.s.name + "!" + c.ref() }

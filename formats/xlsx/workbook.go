@@ -33,6 +33,7 @@ type workbookHandler struct {
 	calcL     int
 	calcC     int
 	manual    bool
+	view      *bookView
 }
 
 func (h *workbookHandler) Start(e *formats.Element) {
@@ -57,6 +58,10 @@ func (h *workbookHandler) Start(e *formats.Element) {
 		h.in.definedNames[u] = true
 		if _, local := attr(e, "localSheetId"); !local {
 			h.in.bookNames[u] = true
+		}
+	case e.Depth == 3 && isSML(e, "workbookView") && h.view == nil:
+		if v, ok := attr(e, "activeTab"); ok {
+			h.view = &bookView{activeTab: v, at: posOf(e)}
 		}
 	case e.Depth == 2 && isSML(e, "calcPr"):
 		if m, _ := attr(e, "calcMode"); m == "manual" {
@@ -116,6 +121,7 @@ func (in *inspector) scanWorkbook() {
 	if in.wbKnown {
 		in.checkSheetIDs()
 		in.checkDefinedNameSheets(h.names)
+		in.checkActiveTab(h.view)
 	}
 	if h.manual {
 		// DEFECTS.md (confirmed, Microsoft docs): in manual mode Excel does

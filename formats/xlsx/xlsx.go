@@ -92,6 +92,7 @@ type inspector struct {
 	pivotCaches map[string]bool // cacheId of every workbook pivotCache
 	keepSST     bool            // keep the shared strings' text (tables need their headers)
 	sst         []string        // the shared strings, when keepSST
+	calc        *calcChain      // xl/calcChain.xml, when the workbook has one that could be read
 }
 
 // sheetEntry is one <sheet> of workbook.xml.
@@ -123,6 +124,7 @@ func Inspect(ctx context.Context, p *formats.Package, rep *formats.Report) error
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	in.scanCalcChain()
 	in.scanStyles()
 	for _, s := range in.sheets {
 		if s.part != "" && len(p.RelsOf(ctx, s.part).ByType("table")) > 0 {
@@ -138,6 +140,7 @@ func Inspect(ctx context.Context, p *formats.Package, rep *formats.Report) error
 		}
 		in.scanSheet(s)
 	}
+	in.checkCalcChainSheets()
 	return ctx.Err()
 }
 

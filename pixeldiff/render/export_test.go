@@ -1,10 +1,13 @@
 package render
 
 import (
+	"bytes"
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/editaudit/editaudit/internal/testdoc"
@@ -24,13 +27,19 @@ func staleWorkbook() []byte {
 	})
 }
 
-// TestConvertToRecalc: the Pool converts to another format, and with
-// Recalc the profile makes LibreOffice recalculate on load: the stale
-// cached 999 becomes 3; without Recalc LibreOffice keeps it (its default,
-// OOXMLRecalcMode 1, "never"). Both kinds in one pool, alternating.
+// TestConvertToRecalc: both engines convert to another format (Exporter),
+// and with Recalc LibreOffice recalculates: the stale cached 999 becomes
+// 3; without Recalc LibreOffice keeps it (its default, OOXMLRecalcMode 1,
+// "never"). The batch Pool recalculates on load (recalcSettings in the
+// run's profile), the warm one with XCalculatable.calculateAll on the
+// LibreOffice it keeps running. Both kinds in one pool, alternating.
 func TestConvertToRecalc(t *testing.T) {
 	requireTools(t, "soffice")
-	pool := newTestPool(t, PoolOptions{Workers: 1})
+	t.Run("batch", func(t *testing.T) { testConvertToRecalc(t, newTestPool(t, PoolOptions{Workers: 1})) })
+	t.Run("warm", func(t *testing.T) { testConvertToRecalc(t, newTestWarmPool(t, PoolOptions{Workers: 1})) })
+}
+
+func testConvertToRecalc(t *testing.T, pool *Pool) {
 	in := filepath.Join(t.TempDir(), "stale.xlsx")
 	if err := os.WriteFile(in, staleWorkbook(), 0o644); err != nil {
 		t.Fatal(err)
@@ -77,5 +86,43 @@ func TestConvertToRecalc(t *testing.T) {
 	defer os.Remove(pdf)
 	if n, err := CountPDFPages(context.Background(), pdf); err != nil || n != 1 {
 		t.Errorf("PDF of the workbook: %d pages, %v", n, err)
+	}
+}
+
+// TestEmojiOutlineFont: both engines run LibreOffice with the pool's
+// fontconfig file (writeFontsConf: colour fonts rejected), so an emoji is
+// drawn from the outline emoji font (Symbola) instead of being left blank
+// by LibreOffice 7.4's PDF export of a colour font; the PDF names the font
+// it embedded (pdffonts). The rocket (U+1F680) is in Symbola and Noto
+// Color Emoji but not in DejaVu Sans, the text's font (which has a few
+// smileys); without the pool's fontconfig LibreOffice picks the colour
+// font and the PDF shows nothing there.
+func TestEmojiOutlineFont(t *testing.T) {
+	requireTools(t, "soffice", "pdffonts")
+	if out, err := exec.Command("fc-list", ":family=Symbola").Output(); err != nil || len(bytes.TrimSpace(out)) == 0 {
+		testdoc.Missing(t, "the Symbola font (Debian: fonts-symbola)")
+	}
+	doc := writeZip(t, filepath.Join(t.TempDir(), "emoji.docx"), docxParts([]string{"Launched \U0001F680 on time"}), false)
+	for _, engine := range []string{EngineBatch, EngineWarm} {
+		t.Run(engine, func(t *testing.T) {
+			var pool *Pool
+			if engine == EngineWarm {
+				pool = newTestWarmPool(t, PoolOptions{Workers: 1})
+			} else {
+				pool = newTestPool(t, PoolOptions{Workers: 1})
+			}
+			pdf, err := pool.ConvertPDF(context.Background(), doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer os.Remove(pdf)
+			out, err := exec.Command("pdffonts", pdf).CombinedOutput()
+			if err != nil {
+				t.Fatalf("pdffonts: %v: %s", err, out)
+			}
+			if !strings.Contains(string(out), "Symbola") || strings.Contains(string(out), "ColorEmoji") {
+				t.Errorf("the emoji was not drawn from Symbola; fonts of the PDF:\n%s", out)
+			}
+		})
 	}
 }

@@ -29,12 +29,12 @@ type converted struct {
 	notes  []string
 }
 
-// convertPDF converts docPath to PDF through r.Converter. A Hangul (.hwpx)
+// convertDoc converts docPath to PDF through r.Converter. A Hangul (.hwpx)
 // document, which LibreOffice cannot read, is first converted to an
 // OpenDocument Text file in a private folder (editaudit-render-hwpx-*,
 // removed on return); the Converter renders that file like any other, so
 // batching, deadlines, quarantine and the toolchain rules apply to it too.
-func (r *Renderer) convertPDF(ctx context.Context, docPath string) (converted, error) {
+func (r *Renderer) convertDoc(ctx context.Context, docPath string) (converted, error) {
 	if ext, err := DetectFormat(docPath); err != nil || ext != hwpxExt {
 		pdf, err := r.Converter.ConvertPDF(ctx, docPath)
 		return converted{pdf: pdf}, err

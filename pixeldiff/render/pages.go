@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 
 	"github.com/editaudit/editaudit/pixeldiff"
@@ -79,6 +80,47 @@ func RasterizePages(ctx context.Context, rz Rasterizer, pdfPath string, dpi int,
 	return err
 }
 
+// knownSizeDrawer is a Rasterizer that can draw a range of pages whose
+// sizes the caller knows, skipping its program for page sizes (pdfinfo,
+// mutool pages): one process per range instead of two.
+type knownSizeDrawer interface {
+	drawKnown(ctx context.Context, pdfPath string, dpi, first int, sizes []pageSize, each func(int, *pixeldiff.Raster, float64, float64) error) error
+}
+
+// RasterizeKnownPages is RasterizePages for a PDF whose page sizes are
+// known (sizes[i] is page i+1's, in points, as signed by Sign): the
+// rasterizer is not asked for them again.
+func RasterizeKnownPages(ctx context.Context, rz Rasterizer, pdfPath string, dpi int, pages []int, sizes [][2]float64, each func(page int, r *pixeldiff.Raster, widthPt, heightPt float64) error) error {
+	kd, ok := rz.(knownSizeDrawer)
+	if !ok {
+		return RasterizePages(ctx, rz, pdfPath, dpi, pages, each)
+	}
+	ps := append([]int(nil), pages...)
+	sort.Ints(ps)
+	ps = slices.Compact(ps)
+	if len(ps) == 0 {
+		return nil
+	}
+	if ps[0] < 1 || ps[len(ps)-1] > len(sizes) {
+		return fmt.Errorf("render: pages %d..%d asked of a PDF of %d pages", ps[0], ps[len(ps)-1], len(sizes))
+	}
+	for i := 0; i < len(ps); {
+		j := i
+		for j+1 < len(ps) && ps[j+1] == ps[j]+1 {
+			j++
+		}
+		sz := make([]pageSize, 0, ps[j]-ps[i]+1)
+		for _, s := range sizes[ps[i]-1 : ps[j]] {
+			sz = append(sz, pageSize{s[0], s[1]})
+		}
+		if err := kd.drawKnown(ctx, pdfPath, dpi, ps[i], sz, each); err != nil {
+			return err
+		}
+		i = j + 1
+	}
+	return nil
+}
+
 // PDFPages is a document rendered to PDF, with one signature per page: what
 // a baseline keeps instead of rasters (a page is re-drawn from the PDF in a
 // few milliseconds when it must be compared or shown).
@@ -91,18 +133,40 @@ type PDFPages struct {
 	Sizes [][2]float64
 	// Bands are the running header/footer bands the signatures masked.
 	Bands pixeldiff.Bands
+	// Kept are the rasters SignOptions.Keep chose, by page number: drawn
+	// once for the signature, reused to compare and show the page.
+	Kept map[int]*pixeldiff.Raster
 	// Notice says the layout is an approximation (HWPXNotice for a Hangul
 	// document, "" otherwise); Notes list what its conversion left out.
 	Notice string
 	Notes  []string
 }
 
-// RenderSigs converts docPath to PDF through the pool, rasterizes its
-// pages once to sign them, and keeps the PDF (the caller removes it). With
-// bands nil the document's own running bands are detected in the same pass
-// (an original); otherwise the given bands are kept (an edited file is
-// compared with its original's bands). Errors are those of Renderer.Render.
+// SignOptions say how Sign signs a document's pages.
+type SignOptions struct {
+	// Bands nil detects the document's own running bands in the same pass
+	// (an original); otherwise they are kept (an edited file is compared
+	// with its original's bands).
+	Bands *pixeldiff.Bands
+	// Keep, when set, is asked for every page once signed: true keeps its
+	// raster in PDFPages.Kept, up to MaxKept pages (the first ones asked).
+	Keep    func(page int, sig pixeldiff.PageSig) bool
+	MaxKept int
+}
+
+// RenderSigs converts docPath to PDF through the converter (or takes its
+// Prefetch), rasterizes its pages once to sign them, and keeps the PDF (the
+// caller removes it). With bands nil the document's own running bands are
+// detected in the same pass (an original); otherwise the given bands are
+// kept (an edited file is compared with its original's bands). Errors are
+// those of Renderer.Render.
 func (r *Renderer) RenderSigs(ctx context.Context, docPath string, bands *pixeldiff.Bands) (*PDFPages, error) {
+	return r.Sign(ctx, docPath, SignOptions{Bands: bands})
+}
+
+// Sign is RenderSigs with options: it can also keep the rasters of chosen
+// pages, so that they are drawn once for signing, comparing and showing.
+func (r *Renderer) Sign(ctx context.Context, docPath string, o SignOptions) (*PDFPages, error) {
 	if err := r.ready(); err != nil {
 		return nil, err
 	}
@@ -120,10 +184,10 @@ func (r *Renderer) RenderSigs(ctx context.Context, docPath string, bands *pixeld
 		return nil
 	}
 	var d *pixeldiff.BandDetector
-	if bands == nil {
+	if o.Bands == nil {
 		d = pixeldiff.NewBandDetector()
 	} else {
-		out.Bands = *bands
+		out.Bands = *o.Bands
 	}
 	err = r.Raster.Rasterize(ctx, pdf, r.dpi(), func(page int, ra *pixeldiff.Raster, w, h float64) error {
 		if err := tooMany(page); err != nil {
@@ -132,15 +196,38 @@ func (r *Renderer) RenderSigs(ctx context.Context, docPath string, bands *pixeld
 		if d != nil {
 			d.Add(ra)
 		}
-		out.Sigs = append(out.Sigs, pixeldiff.Signature(ra))
+		sig := pixeldiff.Signature(ra)
+		out.Sigs = append(out.Sigs, sig)
 		out.Sizes = append(out.Sizes, [2]float64{w, h})
+		if o.Keep != nil && len(out.Kept) < o.MaxKept && o.Keep(page, sig) {
+			if out.Kept == nil {
+				out.Kept = map[int]*pixeldiff.Raster{}
+			}
+			out.Kept[page] = ra
+		}
 		return nil
 	})
-	if d != nil {
-		out.Bands = d.Bands()
-	}
 	if err == nil && len(out.Sigs) == 0 {
 		err = &RenderError{Doc: docPath, Reason: ReasonZeroPages, Detail: "LibreOffice's PDF has no pages"}
+	}
+	if err == nil {
+		// The text layer anchors the alignment of pages by content. When
+		// it cannot be read (pdftotext missing or failing on this PDF),
+		// the signatures go without it and pages align by their pixels.
+		texts, terr := TextLayer(ctx, pdf, r.dpi())
+		switch {
+		case ctx.Err() != nil:
+			err = ctx.Err()
+		case terr == nil && len(texts) == len(out.Sigs):
+			for i := range out.Sigs {
+				out.Sigs[i].Text = texts[i]
+			}
+		}
+	}
+	if d != nil {
+		// A band must repeat its text, not only its place (a slide title
+		// is no running header).
+		out.Bands = pixeldiff.ConfirmBands(d.Bands(), out.Sigs)
 	}
 	if err != nil {
 		_ = os.Remove(pdf)

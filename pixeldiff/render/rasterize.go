@@ -247,15 +247,23 @@ func (p *Pdftoppm) rasterize(ctx context.Context, pdfPath string, dpi, first, la
 	if err != nil {
 		return &RenderError{Reason: ReasonRasterize, Detail: err.Error()}
 	}
+	if first == 0 {
+		return p.drawKnown(ctx, pdfPath, dpi, 0, sizes, each)
+	}
+	if last > len(sizes) {
+		return &RenderError{Reason: ReasonRasterize, Detail: fmt.Sprintf("pdfinfo: page %d asked, the PDF has %d", last, len(sizes))}
+	}
+	return p.drawKnown(ctx, pdfPath, dpi, first, sizes[first-1:last], each)
+}
+
+// drawKnown draws the pages first..first+len(sizes)-1 whose sizes are
+// known (every page when first is 0), without asking pdfinfo.
+func (p *Pdftoppm) drawKnown(ctx context.Context, pdfPath string, dpi, first int, sizes []pageSize, each func(int, *pixeldiff.Raster, float64, float64) error) error {
 	args := []string{"-r", strconv.Itoa(dpi)}
 	if first == 0 {
 		first = 1
 	} else {
-		if last > len(sizes) {
-			return &RenderError{Reason: ReasonRasterize, Detail: fmt.Sprintf("pdfinfo: page %d asked, the PDF has %d", last, len(sizes))}
-		}
-		sizes = sizes[first-1 : last]
-		args = append(args, "-f", strconv.Itoa(first), "-l", strconv.Itoa(last))
+		args = append(args, "-f", strconv.Itoa(first), "-l", strconv.Itoa(first+len(sizes)-1))
 	}
 	return drawPages(ctx, "pdftoppm", exec.Command(p.bin(), append(args, pdfPath)...), sizes, dpi, first, each)
 }
@@ -412,7 +420,21 @@ func (m *Mutool) rasterize(ctx context.Context, pdfPath string, dpi, first, last
 	if len(rng) > 0 && len(sizes) != last-first+1 {
 		return &RenderError{Reason: ReasonRasterize, Detail: fmt.Sprintf("mutool pages: pages %s asked, %d listed", rng[0], len(sizes))}
 	}
-	args := append([]string{"draw", "-q", "-r", strconv.Itoa(dpi), "-c", "rgb", "-F", "pnm", "-o", "-", pdfPath}, rng...)
+	if len(rng) == 0 {
+		first = 0
+	}
+	return m.drawKnown(ctx, pdfPath, dpi, first, sizes, each)
+}
+
+// drawKnown draws the pages first..first+len(sizes)-1 whose sizes are
+// known (every page when first is 0), without asking mutool pages.
+func (m *Mutool) drawKnown(ctx context.Context, pdfPath string, dpi, first int, sizes []pageSize, each func(int, *pixeldiff.Raster, float64, float64) error) error {
+	args := []string{"draw", "-q", "-r", strconv.Itoa(dpi), "-c", "rgb", "-F", "pnm", "-o", "-", pdfPath}
+	if first == 0 {
+		first = 1
+	} else {
+		args = append(args, fmt.Sprintf("%d-%d", first, first+len(sizes)-1))
+	}
 	return drawPages(ctx, "mutool", exec.Command(m.bin(), args...), sizes, dpi, first, each)
 }
 

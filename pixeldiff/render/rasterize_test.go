@@ -226,6 +226,28 @@ func TestRasterizeRange(t *testing.T) {
 		if fmt.Sprint(nums) != "[2 3 5]" {
 			t.Errorf("%s: RasterizePages drew pages %v, want [2 3 5]", rz.Name(), nums)
 		}
+		// With the sizes known (as signed), the same pages, sizes and
+		// pixels, without the size program.
+		var sizes [][2]float64
+		for _, f := range full {
+			sizes = append(sizes, [2]float64{f.w, f.h})
+		}
+		var known []page
+		if err := RasterizeKnownPages(ctx, rz, pdf, 72, []int{5, 2, 3, 2}, sizes, collect(&known)); err != nil {
+			t.Fatalf("%s: RasterizeKnownPages: %v", rz.Name(), err)
+		}
+		if len(known) != 3 {
+			t.Errorf("%s: RasterizeKnownPages drew %d pages, want 3", rz.Name(), len(known))
+		}
+		for _, p := range known {
+			f := full[p.n-1]
+			if p.w != f.w || p.h != f.h || !bytes.Equal(p.r.Pix, f.r.Pix) {
+				t.Errorf("%s: RasterizeKnownPages page %d differs from the full pass", rz.Name(), p.n)
+			}
+		}
+		if err := RasterizeKnownPages(ctx, rz, pdf, 72, []int{6}, sizes, collect(new([]page))); err == nil {
+			t.Errorf("%s: RasterizeKnownPages of page 6 of 5 accepted", rz.Name())
+		}
 		var re *RenderError
 		if err := rz.RasterizeRange(ctx, pdf, 72, 4, 7, collect(new([]page))); !errors.As(err, &re) || re.Reason != ReasonRasterize {
 			t.Errorf("%s: range 4-7 of 5 pages: %v, want a rasterize error", rz.Name(), err)

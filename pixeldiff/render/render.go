@@ -114,20 +114,41 @@ type Renderer struct {
 	MaxPages  int
 	Parallel  int
 
-	tcMu    sync.Mutex
-	tc      Toolchain
-	semOnce sync.Once
-	sem     chan struct{}
-	health  health
+	tcMu     sync.Mutex
+	tc       Toolchain
+	semOnce  sync.Once
+	sem      chan struct{}
+	cacheDir string // where probed versions are remembered ("" none)
+	pre      prefetches
+	health   health
 }
 
-// Config says how New builds a Renderer. The zero value is a Pool with
-// the default options, the default rasterizer and DefaultDPI.
+// Engines: which Converter New starts (Config.Engine).
+const (
+	// EngineAuto ("") is the warm pool when LibreOffice's Python UNO
+	// bridge works here, else the batch pool.
+	EngineAuto = ""
+	// EngineWarm keeps LibreOffice running behind a UNO listener
+	// (NewWarmPool): a conversion costs LibreOffice's work on the
+	// document, not its start.
+	EngineWarm = "warm"
+	// EngineBatch starts LibreOffice once per batch of documents
+	// (NewPool): no dependency beyond LibreOffice itself.
+	EngineBatch = "batch"
+)
+
+// Config says how New builds a Renderer. The zero value is the automatic
+// engine with the default pool options, the default rasterizer and
+// DefaultDPI.
 type Config struct {
-	// Converter, when set, is used instead of starting a Pool; the
+	// Converter, when set, is used instead of starting a pool; the
 	// Renderer owns it from then on (Close closes it).
 	Converter Converter
-	// Pool configures the Pool started when Converter is nil.
+	// Engine chooses the pool started when Converter is nil: EngineAuto,
+	// EngineWarm or EngineBatch.
+	Engine string
+	// Pool configures the pool started when Converter is nil (either
+	// engine; the warm-only options are ignored by the batch pool).
 	Pool PoolOptions
 	// Rasterizer draws the PDF's pages; nil means DefaultRasterizer().
 	Rasterizer Rasterizer
@@ -135,16 +156,36 @@ type Config struct {
 	DPI, MaxPages, Parallel int
 }
 
-// New is the one constructor of a Renderer used by the library and the
-// command: it starts a Pool (unless c.Converter is given) and picks the
-// default rasterizer (DefaultRasterizer: pdftoppm, or mutool without
-// poppler).
-// A missing LibreOffice is ErrNoRenderer with an installation hint.
+// New is the one constructor of a Renderer used by the library, the
+// command and the service: it starts the pool Config.Engine asks for
+// (unless c.Converter is given) and picks the default rasterizer
+// (DefaultRasterizer: pdftoppm, or mutool without poppler). With
+// EngineAuto it starts the warm pool and, when that cannot run here
+// (ErrNoBridge: python3-uno missing, or the bridge cannot reach
+// LibreOffice), the batch pool; the Toolchain's Engine says which, and
+// why. A missing LibreOffice is ErrNoRenderer with an installation hint.
 // Close the Renderer when done.
 func New(ctx context.Context, c Config) (*Renderer, error) {
 	conv := c.Converter
 	if conv == nil {
-		pool, err := NewPool(ctx, c.Pool)
+		var pool *Pool
+		var err error
+		switch c.Engine {
+		case EngineWarm:
+			pool, err = NewWarmPool(ctx, c.Pool)
+		case EngineBatch:
+			pool, err = NewPool(ctx, c.Pool)
+		case EngineAuto:
+			pool, err = NewWarmPool(ctx, c.Pool)
+			if errors.Is(err, ErrNoBridge) {
+				why := err
+				if pool, err = NewPool(ctx, c.Pool); pool != nil {
+					pool.fallback = why.Error()
+				}
+			}
+		default:
+			return nil, fmt.Errorf("render: unknown engine %q (want %q, %q or %q)", c.Engine, EngineAuto, EngineWarm, EngineBatch)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -154,7 +195,11 @@ func New(ctx context.Context, c Config) (*Renderer, error) {
 	if rz == nil {
 		rz = DefaultRasterizer()
 	}
-	return &Renderer{Converter: conv, Raster: rz, DPI: c.DPI, MaxPages: c.MaxPages, Parallel: c.Parallel}, nil
+	r := &Renderer{Converter: conv, Raster: rz, DPI: c.DPI, MaxPages: c.MaxPages, Parallel: c.Parallel}
+	if pool, ok := conv.(*Pool); ok {
+		r.cacheDir = pool.opts.CacheDir
+	}
+	return r, nil
 }
 
 // Close closes the Renderer's Converter. A nil Renderer closes as a no-op,
@@ -200,7 +245,7 @@ func (r *Renderer) Toolchain(ctx context.Context) Toolchain {
 	if r.tc.LibreOffice != "" && r.tc.Fonts != "" && r.tc.DPI == r.dpi() {
 		return r.tc
 	}
-	r.tc = ToolchainOf(ctx, r.Converter, r.Raster, r.dpi())
+	r.tc = toolchainOf(ctx, r.Converter, r.Raster, r.dpi(), r.cacheDir)
 	return r.tc
 }
 

@@ -321,153 +321,64 @@ func TestBenchRSS(t *testing.T) {
 	}
 }
 
-// TestBenchWarmUNO compares the pool (batched soffice --convert-to runs)
-// with warm LibreOffice listeners driven over UNO from LibreOffice's Python
-// bridge (testdata/uno-convert.py), on the 30 smallest real files,
-// converting to PDF only; start-up included in both, the two alternating
-// three times (the machine is shared: compare medians). Skipped when the
-// bridge (python3-uno) is missing.
-func TestBenchWarmUNO(t *testing.T) {
-	requireSoffice(t)
-	python := "/usr/bin/python3"
-	if out, err := exec.Command(python, "-c", "import uno").CombinedOutput(); err != nil {
-		t.Skipf("LibreOffice's Python UNO bridge is not installed (python3-uno): %v: %s", err, out)
-	}
+// TestBenchWarmVsBatch converts the 30 smallest real docx/pptx/xlsx files
+// (PDF only) through a warm pool and through a batch pool of the same
+// workers, start-up included, alternating three times, and prints wall
+// time and LibreOffice's CPU time (Stats.CPU) of each; page counts must
+// agree.
+func TestBenchWarmVsBatch(t *testing.T) {
+	requireBridge(t)
 	files := smallestOffice(t, 30)
 	ctx := context.Background()
-	dir := t.TempDir()
-	var copies []string
-	for i, f := range files {
-		c := filepath.Join(dir, fmt.Sprintf("f%02d%s", i, filepath.Ext(f)))
-		if err := copyFile(f, c); err != nil {
-			t.Fatal(err)
-		}
-		copies = append(copies, c)
+	type arm struct {
+		name  string
+		start func(context.Context, PoolOptions) (*Pool, error)
+		wall  []time.Duration
+		cpu   []time.Duration
+		pages []int
 	}
-	var poolTimes, unoTimes []time.Duration
-	var perDoc []float64
+	arms := []*arm{{name: "batch", start: NewPool}, {name: "warm", start: NewWarmPool}}
 	for rep := 0; rep < 3; rep++ {
-		d, pages, tmpl, exe, workers := benchPoolConvert(t, ctx, copies)
-		poolTimes = append(poolTimes, d)
-		u, uPages, docs := benchUNOConvert(t, python, tmpl, exe, workers, copies)
-		unoTimes = append(unoTimes, u)
-		perDoc = append(perDoc, docs...)
-		for i := range copies {
-			if pages[i] != uPages[i] {
-				t.Errorf("%s: pool %d pages, UNO %d", filepath.Base(files[i]), pages[i], uPages[i])
+		for _, a := range arms {
+			t0 := time.Now()
+			p, err := a.start(ctx, PoolOptions{TempDir: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			pages := make([]int, len(files))
+			var wg sync.WaitGroup
+			for i, f := range files {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					pdf, err := p.ConvertPDF(ctx, f)
+					if err == nil {
+						pages[i] = pdfinfoPageCountOrZero(pdf)
+						os.Remove(pdf)
+					}
+				}()
+			}
+			wg.Wait()
+			p.Close()
+			a.wall = append(a.wall, time.Since(t0))
+			a.cpu = append(a.cpu, p.Stats().CPU)
+			if a.pages == nil {
+				a.pages = pages
 			}
 		}
-		os.RemoveAll(tmpl)
 	}
-	sum := 0.0
-	for _, s := range perDoc {
-		sum += s
+	for i, f := range files {
+		if arms[0].pages[i] != arms[1].pages[i] {
+			t.Errorf("%s: batch %d pages, warm %d", filepath.Base(f), arms[0].pages[i], arms[1].pages[i])
+		}
 	}
-	t.Logf("30 files, start-up included: pool (batched --convert-to) %v, median %s; warm UNO listeners %v, median %s",
-		poolTimes, median(poolTimes), unoTimes, median(unoTimes))
-	t.Logf("UNO per document once warm: %.0f ms mean over %d conversions", 1000*sum/float64(max(1, len(perDoc))), len(perDoc))
+	for _, a := range arms {
+		t.Logf("%s: 30 files, start-up included: wall %v (median %s), LibreOffice CPU %v (median %s)", a.name, a.wall, median(a.wall), a.cpu, median(a.cpu))
+	}
 }
 
 func median(d []time.Duration) time.Duration {
 	s := append([]time.Duration(nil), d...)
 	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
 	return s[len(s)/2].Round(time.Millisecond)
-}
-
-// benchPoolConvert converts files through a new pool (all at once) and
-// returns the time, page counts, a copy of the pool's initialised profile
-// template (for the UNO arm), the LibreOffice program and the worker count.
-func benchPoolConvert(t *testing.T, ctx context.Context, files []string) (time.Duration, []int, string, string, int) {
-	t0 := time.Now()
-	pool, err := NewPool(ctx, PoolOptions{TempDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
-	pages := make([]int, len(files))
-	var wg sync.WaitGroup
-	for i, f := range files {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			pdf, err := pool.ConvertPDF(ctx, f)
-			if err != nil {
-				t.Logf("pool: %v", err)
-				return
-			}
-			pages[i] = pdfinfoPageCountOrZero(pdf)
-			os.Remove(pdf)
-		}()
-	}
-	wg.Wait()
-	d := time.Since(t0)
-	t.Logf("pool: %s, %+v", d.Round(time.Millisecond), pool.Stats())
-	tmpl := filepath.Join(t.TempDir(), "template")
-	if err := copyDir(pool.template, tmpl); err != nil {
-		t.Fatal(err)
-	}
-	return d, pages, tmpl, pool.exe, pool.opts.Workers
-}
-
-// benchUNOConvert starts one listener per worker (own profile copied from
-// template) and one Python UNO client per listener converting its share.
-func benchUNOConvert(t *testing.T, python, template, exe string, workers int, files []string) (time.Duration, []int, []float64) {
-	dir := t.TempDir()
-	t0 := time.Now()
-	outdir := filepath.Join(dir, "out")
-	os.MkdirAll(outdir, 0o755)
-	var listeners []*exec.Cmd
-	defer func() {
-		for _, l := range listeners {
-			killGroup(l)
-			l.Wait()
-		}
-	}()
-	var perDoc []float64
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		prof := filepath.Join(dir, fmt.Sprintf("profile-%d", w))
-		if err := copyDir(template, prof); err != nil {
-			t.Fatal(err)
-		}
-		pipe := fmt.Sprintf("editaudit-bench-%d-%d-%d", os.Getpid(), time.Now().UnixNano(), w)
-		l := exec.Command(exe, append(sofficeArgs(prof), "--accept=pipe,name="+pipe+";urp;")...)
-		l.Env = sofficeEnv(dir)
-		setProcessGroup(l)
-		if err := l.Start(); err != nil {
-			t.Fatal(err)
-		}
-		listeners = append(listeners, l)
-		var share []string
-		for i := w; i < len(files); i += workers {
-			share = append(share, files[i])
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			out, err := exec.Command(python, append([]string{"testdata/uno-convert.py", pipe, outdir}, share...)...).CombinedOutput()
-			if err != nil {
-				t.Errorf("uno-convert: %v: %s", err, out)
-			}
-			for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-				f := strings.Fields(line)
-				if len(f) == 2 {
-					s, _ := strconv.ParseFloat(f[0], 64)
-					mu.Lock()
-					perDoc = append(perDoc, s)
-					mu.Unlock()
-				} else if line != "" {
-					t.Logf("uno: %s", line)
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	d := time.Since(t0)
-	pages := make([]int, len(files))
-	for i, f := range files {
-		pages[i] = pdfinfoPageCountOrZero(filepath.Join(outdir, strings.TrimSuffix(filepath.Base(f), filepath.Ext(f))+".pdf"))
-	}
-	return d, pages, perDoc
 }

@@ -140,6 +140,30 @@ func runSofficeForTest(ctx context.Context, soffice string, args []string) (time
 	return cpu, nil
 }
 
+// generatedDocs writes a few generated documents into dir: two named
+// contract.docx (one of three pages, one of a flowing text), a workbook, a
+// deck, a docx without an extension and one named .xlsx.
+func generatedDocs(t testing.TB, dir string) []string {
+	t.Helper()
+	var lorem []string
+	for i := 0; i < 60; i++ {
+		lorem = append(lorem, fmt.Sprintf("Paragraph %d of a contract that runs over more than one page.", i+1))
+	}
+	docs := map[string]map[string]string{
+		"a/contract.docx": docxParts([]string{"Contract A", "Clause 1."}, []string{"Page two"}, []string{"Page three"}),
+		"b/contract.docx": docxParts(lorem),
+		"report.xlsx":     xlsxParts([][]string{{"Item", "Amount"}, {"Paper", "12"}, {"Ink", "40"}}),
+		"deck.pptx":       pptxParts("First slide", "Second slide", "Third slide"),
+		"no-extension":    docxParts([]string{"A docx without an extension"}),
+		"wrong.xlsx":      docxParts([]string{"A docx named .xlsx"}),
+	}
+	var files []string
+	for name, parts := range docs {
+		files = append(files, writeZip(t, filepath.Join(dir, name), parts, false))
+	}
+	return files
+}
+
 type renderedDoc struct {
 	pages  int
 	hashes []string
@@ -188,22 +212,7 @@ func renderAll(t testing.TB, r *Renderer, files []string) map[string]renderedDoc
 func TestRenderGenerated(t *testing.T) {
 	soffice := requireSoffice(t)
 	dir := t.TempDir()
-	var lorem []string
-	for i := 0; i < 60; i++ {
-		lorem = append(lorem, fmt.Sprintf("Paragraph %d of a contract that runs over more than one page.", i+1))
-	}
-	docs := map[string]map[string]string{
-		"a/contract.docx": docxParts([]string{"Contract A", "Clause 1."}, []string{"Page two"}, []string{"Page three"}),
-		"b/contract.docx": docxParts(lorem),
-		"report.xlsx":     xlsxParts([][]string{{"Item", "Amount"}, {"Paper", "12"}, {"Ink", "40"}}),
-		"deck.pptx":       pptxParts("First slide", "Second slide", "Third slide"),
-		"no-extension":    docxParts([]string{"A docx without an extension"}),
-		"wrong.xlsx":      docxParts([]string{"A docx named .xlsx"}),
-	}
-	var files []string
-	for name, parts := range docs {
-		files = append(files, writeZip(t, filepath.Join(dir, name), parts, false))
-	}
+	files := generatedDocs(t, dir)
 	// LibreOffice's own export needs distinct names and true extensions.
 	var own []string
 	ownOf := map[string]string{}
@@ -321,11 +330,18 @@ func pdfinfoPageCountOrZero(pdf string) int {
 }
 
 // TestPoolHangingConverter: a converter that hangs on one document (the
-// wrapper converts the others, then sleeps). The batch's other documents
-// still convert, the hanging one is reported failed (timeout) within twice
-// its deadline plus the retries, and no process is left behind.
+// wrapper converts the others, then blocks). The batch's other documents
+// still convert, the hanging one is reported failed (timeout, quarantined)
+// after being killed twice — in the batch, then alone — and no process is
+// left behind. The documents around it are "converted" by the wrapper's
+// fake (EDITAUDIT_FAKE_PDF) so that no real LibreOffice run, which a
+// loaded machine can stretch past the short deadline, is supervised: the
+// only process the deadline may kill is the hung one, and nothing here
+// depends on wall time. A watchdog derived from the pool's own deadline
+// fails the test, instead of hanging it, if the pool never gives up.
 func TestPoolHangingConverter(t *testing.T) {
-	const deadline = 4 * time.Second
+	const deadline = 3 * time.Second
+	t.Setenv("EDITAUDIT_FAKE_PDF", onePagePDF(t))
 	p := faultPool(t, deadline)
 	dir := t.TempDir()
 	files := []string{
@@ -333,7 +349,16 @@ func TestPoolHangingConverter(t *testing.T) {
 		writeZip(t, filepath.Join(dir, "hang.docx"), docxParts([]string{"HANG here"}), true),
 		writeZip(t, filepath.Join(dir, "good2.docx"), docxParts([]string{"good two"}), true),
 	}
+	// The hung document costs at most the deadline stretched three times
+	// (a busy process's extension), in two runs; far more than that is a
+	// pool that never kills it.
+	watchdog := time.AfterFunc(20*3*deadline, func() {
+		p.Close() // unblocks every waiter with ErrClosed
+	})
 	res := convertConcurrently(t, p, files)
+	if !watchdog.Stop() {
+		t.Fatalf("the pool did not give up on the hanging document within 20× its longest deadline: %v", res)
+	}
 	for _, f := range []string{files[0], files[2]} {
 		if res[f].err != nil {
 			t.Errorf("%s: %v (the batch did not continue past the hanging document)", filepath.Base(f), res[f].err)
@@ -344,30 +369,56 @@ func TestPoolHangingConverter(t *testing.T) {
 	if !errors.As(h.err, &re) || re.Reason != ReasonTimeout || !re.Quarantined || !errors.Is(h.err, ErrRenderFailed) {
 		t.Fatalf("hang.docx: got %v, want a quarantined timeout RenderError", h.err)
 	}
-	// Killed at the deadline twice (in the batch, then alone), never
-	// waited for longer: a count, not a wall time, which a loaded machine
-	// stretches (about 2×deadline plus LibreOffice starts when idle).
+	// Killed at the deadline twice (in the batch, then alone): a count.
 	if st := p.Stats(); st.Killed != 2 {
-		t.Errorf("%d LibreOffice runs killed, want 2 (in the batch, then alone)", st.Killed)
+		t.Errorf("%d runs killed, want 2 (in the batch, then alone)", st.Killed)
 	}
 	t.Logf("hang reported after %s: %v; stats %+v", h.elapsed.Round(time.Millisecond), h.err, p.Stats())
 	if left := processesMentioning(p.root); len(left) > 0 {
 		t.Errorf("processes left behind while the pool is open: %v", left)
 	}
-	// The killed runs' LibreOffice temp folders are in the pool's folder
-	// (removed by Close), not in the system's temp folder.
+	// The killed runs' temp folders are in the pool's folder (removed by
+	// Close), not in the system's temp folder.
 	if lu, _ := filepath.Glob(filepath.Join(p.tmpDir, "lu*")); len(lu) == 0 {
 		t.Errorf("no LibreOffice temp folder under %s: TMPDIR not passed", p.tmpDir)
 	}
-	// Quarantined: a new request fails at once without running LibreOffice.
+	// Quarantined: a new request fails at once without running anything.
 	runs := p.Stats().Runs
-	start := time.Now()
 	if _, err := p.ConvertPDF(context.Background(), files[1]); !errors.As(err, &re) || !re.Quarantined {
 		t.Errorf("second request for hang.docx: %v, want quarantined", err)
 	}
-	if p.Stats().Runs != runs || time.Since(start) > time.Second {
+	if p.Stats().Runs != runs {
 		t.Errorf("a quarantined document ran LibreOffice again")
 	}
+}
+
+// onePagePDF writes a valid one-page PDF (ISO 32000-1 §7.5: header, three
+// objects, cross-reference table, trailer) into the test's temp folder.
+func onePagePDF(t *testing.T) string {
+	t.Helper()
+	objs := []string{
+		"<</Type/Catalog/Pages 2 0 R>>",
+		"<</Type/Pages/Kids[3 0 R]/Count 1>>",
+		"<</Type/Page/Parent 2 0 R/MediaBox[0 0 595 842]>>",
+	}
+	var b strings.Builder
+	b.WriteString("%PDF-1.4\n")
+	offs := make([]int, len(objs))
+	for i, o := range objs {
+		offs[i] = b.Len()
+		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
+	}
+	xref := b.Len()
+	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
+	for _, off := range offs {
+		fmt.Fprintf(&b, "%010d 00000 n \n", off)
+	}
+	fmt.Fprintf(&b, "trailer\n<</Size %d/Root 1 0 R>>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, xref)
+	p := filepath.Join(t.TempDir(), "one-page.pdf")
+	if err := os.WriteFile(p, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 // TestPoolFaults: a converter that crashes (SIGSEGV, no PDF), one that

@@ -8,7 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"strings"
+	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -23,10 +23,10 @@ const (
 	DefaultBatchWindow  = 25 * time.Millisecond
 	DefaultMaxBatch     = 16
 	DefaultMaxBytes     = 256 << 20
+	DefaultIdleTimeout  = 5 * time.Minute
+	DefaultMaxRSS       = 2 << 30
+	DefaultPython       = "/usr/bin/python3"
 )
-
-// workPrefix names the pool's working folder in TempDir.
-const workPrefix = "editaudit-render-"
 
 // installHint is what a user without LibreOffice is told.
 const installHint = "install LibreOffice (Debian/Ubuntu: apt-get install libreoffice-writer-nogui " +
@@ -65,8 +65,35 @@ type PoolOptions struct {
 	MaxBytes int64
 	// TempDir is where the pool's working folder is created (default
 	// os.TempDir()). Everything the pool creates lives under one folder
-	// there and is removed by Close.
+	// there and is removed by Close; folders left by pools whose process
+	// was killed outright are removed by the next pool started there.
 	TempDir string
+	// CacheDir keeps the initialised LibreOffice profile and the probed
+	// versions, keyed by LibreOffice's binaries, across pools and
+	// processes (default: the user's cache folder, editaudit/render).
+	// NoCache makes them afresh in the working folder every time.
+	CacheDir string
+	NoCache  bool
+
+	// The warm pool's options (NewWarmPool); the batch Pool ignores them.
+
+	// Python is the interpreter that runs the bridge to LibreOffice's UNO
+	// listener: the one LibreOffice's Python UNO bridge is installed for
+	// (default /usr/bin/python3; Debian package python3-uno).
+	Python string
+	// IdleTimeout stops a warm LibreOffice that has converted nothing for
+	// this long (default 5 minutes); the next request starts it again.
+	IdleTimeout time.Duration
+	// MaxRSS caps the resident memory of a warm LibreOffice and its bridge
+	// (their process group), default 2 GiB: a document that takes it
+	// above the cap while converting is killed and fails (too-large); a
+	// process left above half the cap after a conversion is replaced
+	// before the next one (LibreOffice keeps memory it no longer uses).
+	MaxRSS int64
+
+	// bridgeOverride (tests) runs this script instead of the embedded
+	// bridge, which it finds in EDITAUDIT_REAL_BRIDGE.
+	bridgeOverride string
 }
 
 func (o *PoolOptions) fill() {
@@ -87,6 +114,21 @@ func (o *PoolOptions) fill() {
 	}
 	if o.MaxBytes <= 0 {
 		o.MaxBytes = DefaultMaxBytes
+	}
+	if o.CacheDir == "" && !o.NoCache {
+		o.CacheDir = defaultCacheDir()
+	}
+	if o.NoCache {
+		o.CacheDir = ""
+	}
+	if o.Python == "" {
+		o.Python = DefaultPython
+	}
+	if o.IdleTimeout <= 0 {
+		o.IdleTimeout = DefaultIdleTimeout
+	}
+	if o.MaxRSS <= 0 {
+		o.MaxRSS = DefaultMaxRSS
 	}
 }
 
@@ -111,14 +153,15 @@ type PoolStats struct {
 // for the Pool's lifetime. A Pool is safe for concurrent use; Close it.
 type Pool struct {
 	opts     PoolOptions
-	release  func() // unlocks root's owner lock (fsutil.MkdirTempOwned)
 	exe      string // what is run
 	progDir  string // LibreOffice's program folder, when known
 	root     string // the pool's working folder
 	stageDir string
 	pdfDir   string
-	tmpDir   string // LibreOffice's TMPDIR
-	template string // initialised profile copied for each worker
+	tmpDir   string     // LibreOffice's TMPDIR
+	template string     // initialised profile copied for each worker
+	warm     *warmSetup // the warm pool's bridge; nil for the batch pool
+	unlock   func()     // releases the working folder's lock
 
 	recalcOnce sync.Once
 	recalcTpl  string // template with recalcSettings, made on first use
@@ -142,8 +185,8 @@ type Pool struct {
 		runs, converted, failed, killed, retried, dedup, cpu atomic.Int64
 	}
 
-	verOnce sync.Mutex
-	version string
+	version  string // LibreOffice's version line, probed once
+	fallback string // why New chose this batch pool over the warm one
 }
 
 // job is one distinct document (by content) waiting for or in conversion.
@@ -153,8 +196,10 @@ type job struct {
 	target  Target // what it is converted to (PDF: the zero Target)
 	doc     string // first caller's path, for messages
 	staged  string // input copy under stageDir, named by content hash
+	size    int64  // bytes, to order a batch small first
 	queued  time.Time
 	waiters []*waiter
+	handed  bool // its PDF was delivered before its run ended
 }
 
 type waiter struct {
@@ -168,62 +213,92 @@ type result struct {
 	err error
 }
 
-// NewPool finds LibreOffice, creates the working folder, initialises one
-// profile (so LibreOffice's first-start restart, exit code 81, never costs
-// a conversion) and starts the workers. A missing LibreOffice is
-// ErrNoRenderer with an installation hint.
-func NewPool(ctx context.Context, opts PoolOptions) (_ *Pool, err error) {
+// NewPool finds LibreOffice, creates the working folder, takes an
+// initialised profile from the cache folder or makes one (so LibreOffice's
+// first-start restart, exit code 81, never costs a conversion) and starts
+// the workers, each converting batches of documents in one LibreOffice run
+// per batch. A missing LibreOffice is ErrNoRenderer with an installation
+// hint. NewWarmPool keeps LibreOffice running between documents instead.
+func NewPool(ctx context.Context, opts PoolOptions) (*Pool, error) {
+	return newPool(ctx, opts, false)
+}
+
+// newPool is NewPool (warm false) and NewWarmPool (warm true).
+func newPool(ctx context.Context, opts PoolOptions, warm bool) (*Pool, error) {
 	opts.fill()
 	exe, progDir, err := findSoffice(opts.SofficePath)
 	if err != nil {
 		return nil, err
 	}
-	// Working folders of pools whose process died without Close (kill -9)
-	// hold staged documents and PDFs: they go first. Ours is locked while
-	// this process lives, so a later sweep knows it is in use.
-	fsutil.SweepStale(opts.TempDir, workPrefix)
-	root, release, err := fsutil.MkdirTempOwned(opts.TempDir, workPrefix)
+	var ws *warmSetup
+	if warm {
+		if ws, err = findBridge(ctx, opts.Python, opts.CacheDir); err != nil {
+			return nil, err
+		}
+		ws.replaceBridge = opts.bridgeOverride
+	}
+	sweepStale(opts.TempDir)
+	root, err := os.MkdirTemp(opts.TempDir, rootPattern)
 	if err != nil {
 		return nil, fmt.Errorf("render: working folder: %w", err)
 	}
-	defer func() {
-		if err != nil {
-			release()
-		}
-	}()
+	unlock, _, err := lockFolder(root)
+	if err != nil {
+		os.RemoveAll(root)
+		return nil, fmt.Errorf("render: working folder: %w", err)
+	}
 	p := &Pool{
-		opts: opts, exe: exe, progDir: progDir, root: root, release: release,
+		opts: opts, exe: exe, progDir: progDir, root: root, warm: ws, unlock: unlock,
 		stageDir:   filepath.Join(root, "stage"),
 		pdfDir:     filepath.Join(root, "pdf"),
 		tmpDir:     filepath.Join(root, "tmp"),
-		template:   filepath.Join(root, "profile-template"),
 		wake:       make(chan struct{}, 1),
 		inflight:   map[string]*job{},
 		quarantine: map[string]*RenderError{},
 	}
+	fail := func(err error) (*Pool, error) {
+		os.RemoveAll(root)
+		unlock()
+		return nil, err
+	}
 	for _, d := range []string{p.stageDir, p.pdfDir, p.tmpDir} {
 		if err := os.Mkdir(d, 0o700); err != nil {
-			os.RemoveAll(root)
-			return nil, fmt.Errorf("render: working folder: %w", err)
+			return fail(fmt.Errorf("render: working folder: %w", err))
 		}
 	}
 	if err := writeFontsConf(p.tmpDir); err != nil {
-		os.RemoveAll(root)
-		return nil, fmt.Errorf("render: working folder: %w", err)
+		return fail(fmt.Errorf("render: working folder: %w", err))
 	}
-	if err := initProfile(ctx, exe, p.template, p.tmpDir, opts.Deadline); err != nil {
-		os.RemoveAll(root)
-		return nil, err
+	inst, err := prepareInstallation(ctx, exe, progDir, opts.CacheDir, filepath.Join(root, "install"), p.tmpDir, opts.Deadline)
+	if err != nil {
+		return fail(err)
+	}
+	p.template, p.version = inst.template, inst.version
+	if ws != nil {
+		if err := ws.writeScript(root); err != nil {
+			return fail(err)
+		}
 	}
 	p.ctx, p.cancel = context.WithCancel(context.Background())
-	for i := 1; i <= opts.Workers; i++ {
-		w := &worker{id: i, dir: filepath.Join(root, fmt.Sprintf("w%d", i))}
+	workers := make([]*worker, opts.Workers)
+	for i := range workers {
+		w := &worker{id: i + 1, dir: filepath.Join(root, fmt.Sprintf("w%d", i+1))}
 		if err := os.Mkdir(w.dir, 0o700); err != nil {
 			p.cancel()
-			p.wg.Wait()
-			os.RemoveAll(root)
-			return nil, fmt.Errorf("render: working folder: %w", err)
+			return fail(fmt.Errorf("render: working folder: %w", err))
 		}
+		workers[i] = w
+	}
+	if ws != nil {
+		// The first warm LibreOffice starts now: a bridge that cannot
+		// reach it is known before any document waits on it (and New
+		// then falls back to the batch pool).
+		if err := p.startWarm(ctx, workers[0]); err != nil {
+			p.cancel()
+			return fail(err)
+		}
+	}
+	for _, w := range workers {
 		p.wg.Add(1)
 		go p.work(w)
 	}
@@ -278,25 +353,23 @@ func (p *Pool) ProgramDir() string { return p.progDir }
 func (p *Pool) Executable() string { return p.exe }
 
 // Version returns LibreOffice's version line, e.g. "LibreOffice 7.4.7.2
-// 40(Build:2)" (computed once; "" if it cannot be run).
-func (p *Pool) Version(ctx context.Context) string {
-	p.verOnce.Lock()
-	defer p.verOnce.Unlock()
-	if p.version != "" {
-		return p.version
+// 40(Build:2)" ("" if it could not be run), probed when the pool's
+// profile was made and kept with it in the cache folder.
+func (p *Pool) Version(context.Context) string { return p.version }
+
+// Engine says which converter this is: EngineWarm (LibreOffice kept
+// running behind a UNO listener, NewWarmPool) or EngineBatch (one
+// LibreOffice run per batch, NewPool).
+func (p *Pool) Engine() string {
+	if p.warm != nil {
+		return EngineWarm
 	}
-	out, err := runOutput(ctx, 30*time.Second, p.exe, "--version")
-	if err != nil {
-		return ""
-	}
-	for _, l := range strings.Split(string(out), "\n") {
-		if strings.HasPrefix(l, "LibreOffice") {
-			p.version = strings.TrimSpace(l)
-			return p.version
-		}
-	}
-	return ""
+	return EngineBatch
 }
+
+// Fallback is why New, choosing the engine automatically, started this
+// batch pool instead of the warm one ("" when it did not fall back).
+func (p *Pool) Fallback() string { return p.fallback }
 
 // Stats returns counters of the pool's work so far.
 func (p *Pool) Stats() PoolStats {
@@ -349,7 +422,15 @@ func (p *Pool) convert(ctx context.Context, docPath string, target Target) (stri
 	if ext == hwpxExt {
 		return "", fmt.Errorf("%w: %s: HWPX (LibreOffice has no HWPX import filter; the Renderer converts it first)", ErrUnsupported, filepath.Base(docPath))
 	}
-	tmp, sum, _, err := stageCopy(docPath, p.stageDir, p.opts.MaxBytes)
+	tmp, sum, size, err := stageCopy(docPath, p.stageDir, p.opts.MaxBytes)
+	// A rendering shows the values the file holds (stage_fields.go); an
+	// export to another format is a document, whose formulas and fields
+	// must stay as they are.
+	if err == nil && target.ext() == "pdf" {
+		if err = prepareStaged(tmp, ext); err != nil {
+			os.Remove(tmp)
+		}
+	}
 	if err != nil {
 		var re *RenderError
 		if errors.As(err, &re) || errors.Is(err, os.ErrNotExist) {
@@ -393,7 +474,7 @@ func (p *Pool) convert(ctx context.Context, docPath string, target Target) (stri
 			os.Remove(tmp)
 			return "", fmt.Errorf("render: staging %s: %w", docPath, err)
 		}
-		j := &job{sha: key, ext: ext, target: target, doc: docPath, staged: staged, queued: time.Now(), waiters: []*waiter{w}}
+		j := &job{sha: key, ext: ext, target: target, doc: docPath, staged: staged, size: size, queued: time.Now(), waiters: []*waiter{w}}
 		p.inflight[key] = j
 		p.queue = append(p.queue, j)
 		p.mu.Unlock()
@@ -454,7 +535,7 @@ func (p *Pool) Close() error {
 	p.queue = nil
 	p.mu.Unlock()
 	err := os.RemoveAll(p.root)
-	p.release()
+	p.unlock()
 	return err
 }
 
@@ -506,6 +587,10 @@ func (p *Pool) take(max int) []*job {
 	if len(p.queue) > 0 {
 		p.signal()
 	}
+	// Small documents first: LibreOffice converts a batch in order and
+	// each PDF is handed back as soon as the next document is begun, so a
+	// big deck at the end holds no small file back.
+	sort.SliceStable(batch, func(a, b int) bool { return batch[a].size < batch[b].size })
 	return batch
 }
 

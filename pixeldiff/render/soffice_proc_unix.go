@@ -3,7 +3,10 @@
 package render
 
 import (
+	"errors"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -35,4 +38,30 @@ func signalName(s syscall.Signal) string {
 		return n + " (" + s.String() + ")"
 	}
 	return s.String()
+}
+
+// joinProcessGroup starts cmd inside the existing process group pgid (a
+// warm LibreOffice's), so that killing that group kills cmd too.
+func joinProcessGroup(cmd *exec.Cmd, pgid int) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pgid: pgid}
+	setParentDeathSignal(cmd.SysProcAttr)
+}
+
+// lockFolder takes an exclusive lock on dir/lock, held until release (or
+// until this process ends, however it ends: the kernel drops flock(2)
+// locks with their last descriptor). held is false when another process
+// holds it.
+func lockFolder(dir string) (release func(), held bool, err error) {
+	f, err := os.OpenFile(filepath.Join(dir, "lock"), os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return nil, false, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, false, nil
+		}
+		return nil, false, err
+	}
+	return func() { f.Close() }, true, nil
 }

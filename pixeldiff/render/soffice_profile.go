@@ -3,6 +3,8 @@ package render
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -23,15 +25,31 @@ func fileURL(path string) string {
 }
 
 // profileSettings are written into the template profile: no macros, no
-// link updates (no network access while loading), no OpenCL. The locale is
-// not set here but pinned in the environment (sofficeEnv): setting
-// ooSetupSystemLocale=en-US changed one real spreadsheet from 72 to 77
-// pages against LibreOffice's own export (RENDERING.md).
+// link updates (no network access while loading), no OpenCL, and no
+// per-session state in the pixels. The locale is not set here but pinned
+// in the environment (sofficeEnv): setting ooSetupSystemLocale=en-US
+// changed one real spreadsheet from 72 to 77 pages against LibreOffice's
+// own export (RENDERING.md).
 //
 // Values: Writer Content/Update/Link 0 = NEVER (sw/inc/linkenum.hxx);
 // Calc Content/Update/Link 1 = LM_NEVER (sc/inc/global.hxx, ScLkUpdMode);
 // MacroSecurityLevel 3 = very high (only signed macros from trusted
 // locations, of which there are none).
+//
+// Revision colours: the schema's default, -1 (COL_AUTHOR), colours each
+// tracked change by its author's index in the list one LibreOffice process
+// builds as it meets authors (SwModule::InsertRedlineAuthor), so a
+// document's insertions change colour with the documents converted before
+// it in the same run (measured: 20 renders of a three-author document in
+// 20 batch compositions gave 20 different rasters; poi_stress023.docx, 5).
+// One fixed colour — LibreOffice's first author colour, COL_AUTHOR1_DARK
+// (198,146,0) — for every kind of change in Writer
+// (Writer/Revision/TextDisplay/*/Color, LinesChanged/Color) and Calc
+// (Calc/Revision/Color/*); insertions and deletions stay told apart by
+// their attributes (underline, strike-through). Keys from officecfg's
+// Writer.xcs and Calc.xcs (share/registry/main.xcd). Comments are not
+// exported into the PDF (Common/Filter/PDF/Export/ExportNotes false, the
+// default, pinned), so their author colours never reach the pixels.
 var profileSettings = []xcuSetting{
 	{"/org.openoffice.Office.Common/Security/Scripting", "MacroSecurityLevel", "xs:int", "3"},
 	{"/org.openoffice.Office.Common/Security/Scripting", "DisableMacrosExecution", "xs:boolean", "true"},
@@ -39,6 +57,31 @@ var profileSettings = []xcuSetting{
 	{"/org.openoffice.Office.Writer/Content/Update", "Link", "xs:int", "0"},
 	{"/org.openoffice.Office.Calc/Content/Update", "Link", "xs:int", "1"},
 	{"/org.openoffice.Office.Common/Misc", "UseOpenCL", "xs:boolean", "false"},
+	{"/org.openoffice.Office.Writer/Revision/TextDisplay/Insert", "Color", "xs:int", revisionColor},
+	{"/org.openoffice.Office.Writer/Revision/TextDisplay/Delete", "Color", "xs:int", revisionColor},
+	{"/org.openoffice.Office.Writer/Revision/TextDisplay/ChangedAttribute", "Color", "xs:int", revisionColor},
+	{"/org.openoffice.Office.Writer/Revision/LinesChanged", "Color", "xs:int", revisionColor},
+	{"/org.openoffice.Office.Calc/Revision/Color", "Change", "xs:int", revisionColor},
+	{"/org.openoffice.Office.Calc/Revision/Color", "Deletion", "xs:int", revisionColor},
+	{"/org.openoffice.Office.Calc/Revision/Color", "Insertion", "xs:int", revisionColor},
+	{"/org.openoffice.Office.Calc/Revision/Color", "MovedEntry", "xs:int", revisionColor},
+	{"/org.openoffice.Office.Common/Filter/PDF/Export", "ExportNotes", "xs:boolean", "false"},
+}
+
+// revisionColor is 0xC69200, COL_AUTHOR1_DARK, as the decimal RGB integer
+// the configuration stores.
+const revisionColor = "13013504"
+
+// ProfileKey identifies the rendering settings every converter applies —
+// profileSettings and the staging rewrite (stageVersion) — for the
+// Toolchain: pages rendered under other settings are never compared.
+func ProfileKey() string {
+	h := sha256.New()
+	for _, s := range profileSettings {
+		fmt.Fprintf(h, "%s/%s=%s:%s\n", s.path, s.name, s.typ, s.value)
+	}
+	fmt.Fprintf(h, "stage %s\n", stageVersion)
+	return hex.EncodeToString(h.Sum(nil))[:12]
 }
 
 // initProfile creates an initialised LibreOffice profile in dir by starting
@@ -106,7 +149,11 @@ func runInit(ctx context.Context, exe, dir, tmp string, deadline time.Duration) 
 type xcuSetting struct{ path, name, typ, value string }
 
 // addSettings adds settings to a registrymodifications.xcu (creating it
-// when LibreOffice did not).
+// when LibreOffice did not). It is the one place a LibreOffice profile
+// gets its settings: every Converter that starts LibreOffice (the batch
+// Pool, a warm UNO listener) renders on a copy of the template made with
+// profileSettings, so that all render alike and ProfileKey describes them;
+// the batch Pool's recalculating runs add recalcSettings to a copy.
 func addSettings(xcu string, settings []xcuSetting) error {
 	var items bytes.Buffer
 	for _, s := range settings {

@@ -23,19 +23,25 @@ type worker struct {
 	recalc  bool   // the profile is a copy of the recalculating template
 	uses    int    // conversions since the profile was copied
 	runs    int
+
+	// A warm worker's LibreOffice (nil when stopped), how many it started
+	// (pipe names), and whether a replacement is due.
+	proc    *warmProc
+	gen     int
+	replace bool
 }
 
-// work is a worker's loop: wait for requests, gather a batch, convert it.
+// work is a worker's loop: wait for requests, gather a batch, convert it
+// (a warm pool's workers run workWarm instead).
 func (p *Pool) work(w *worker) {
+	if p.warm != nil {
+		p.workWarm(w)
+		return
+	}
 	defer p.wg.Done()
 	for {
-		p.mu.Lock()
-		p.idle++
-		p.mu.Unlock()
-		batch, ok := p.nextBatch(w)
-		p.mu.Lock()
-		p.idle--
-		p.mu.Unlock()
+		var batch []*job
+		ok := p.whileIdle(func() (ok bool) { batch, ok = p.nextBatch(w); return ok })
 		if !ok {
 			return
 		}
@@ -43,6 +49,20 @@ func (p *Pool) work(w *worker) {
 			p.convertBatch(w, batch)
 		}
 	}
+}
+
+// whileIdle runs wait (a worker waiting for work) counted as an idle
+// worker, which take uses to share the queue out.
+func (p *Pool) whileIdle(wait func() bool) bool {
+	p.mu.Lock()
+	p.idle++
+	p.mu.Unlock()
+	defer func() {
+		p.mu.Lock()
+		p.idle--
+		p.mu.Unlock()
+	}()
+	return wait()
 }
 
 // nextBatch waits until requests are queued, lets the batch window pass
@@ -94,6 +114,7 @@ func (p *Pool) convertBatch(w *worker, batch []*job) {
 	var retry []*job
 	for i, j := range batch {
 		switch o := res[i]; {
+		case o.handed:
 		case o.pdf != "":
 			p.succeed(j, o.pdf)
 		case o.err != nil:
@@ -157,6 +178,7 @@ type outcome struct {
 	pdf     string
 	err     error
 	failure *RenderError
+	handed  bool // delivered while the run went on (handBack)
 }
 
 // runJobs runs LibreOffice once over jobs and classifies each document.
@@ -166,6 +188,12 @@ type outcome struct {
 // every other document is unfinished.
 func (p *Pool) runJobs(w *worker, jobs []*job) []outcome {
 	out := make([]outcome, len(jobs))
+	if !p.anyWanted(jobs) { // given up while the batch was gathered
+		for i := range out {
+			out[i].err = context.Canceled
+		}
+		return out
+	}
 	if err := p.prepareProfile(w, jobs[0].target.Recalc); err != nil {
 		for i := range out {
 			out[i].err = err
@@ -204,9 +232,11 @@ func (p *Pool) runJobs(w *worker, jobs []*job) []outcome {
 	}
 
 	for i, j := range jobs {
-		pdf := filepath.Join(outdir, strings.TrimSuffix(filepath.Base(j.staged), j.ext)+"."+j.target.ext())
+		pdf := outPDF(outdir, j)
 		exists := isNonEmptyFile(pdf)
 		switch {
+		case j.handed:
+			out[i].handed = true
 		case r.cancelled:
 			out[i].err = ErrClosed
 			if p.ctx.Err() == nil {
@@ -234,6 +264,27 @@ func (p *Pool) runJobs(w *worker, jobs []*job) []outcome {
 	return out
 }
 
+// outPDF is where LibreOffice writes j's PDF (or other Target) in outdir.
+func outPDF(outdir string, j *job) string {
+	return filepath.Join(outdir, strings.TrimSuffix(filepath.Base(j.staged), j.ext)+"."+j.target.ext())
+}
+
+// handBack delivers j's PDF while its LibreOffice run goes on with later
+// documents (which means j's export is finished). A missing PDF is left
+// for the run's end to classify.
+func (p *Pool) handBack(j *job, outdir string) {
+	pdf := outPDF(outdir, j)
+	if !isNonEmptyFile(pdf) {
+		return
+	}
+	kept, err := p.keepPDF(pdf, j.target)
+	if err != nil {
+		return
+	}
+	j.handed = true
+	p.succeed(j, kept)
+}
+
 // keepPDF moves a finished PDF (or other Target) out of the run's output
 // folder (removed when the run ends) into the pool's PDF folder.
 func (p *Pool) keepPDF(pdf string, t Target) (string, error) {
@@ -259,7 +310,9 @@ func (p *Pool) prepareProfile(w *worker, recalc bool) error {
 	tpl := p.template
 	if recalc {
 		p.recalcOnce.Do(func() {
-			p.recalcTpl = p.template + "-recalc"
+			// In the pool's own folder: the template may be the shared
+			// cache's, which no pool writes into.
+			p.recalcTpl = filepath.Join(p.root, "profile-recalc")
 			if p.recalcErr = copyDir(p.template, p.recalcTpl); p.recalcErr == nil {
 				p.recalcErr = addSettings(filepath.Join(p.recalcTpl, "user", "registrymodifications.xcu"), recalcSettings)
 			}
@@ -295,11 +348,7 @@ type runResult struct {
 	crashed        bool // died by a signal or exited non-zero
 	stderr         string
 	elapsed        time.Duration
-	deadline       time.Duration
-	// At the kill: wall and CPU time since the last progress; whether the
-	// deadline was extended because LibreOffice was busy.
-	noProgress, cpuNoProgress time.Duration
-	extended                  bool
+	timeout        *RenderError // the clock's account of a kill by the deadline
 }
 
 // stderrNote quotes LibreOffice's stderr for a run of one document (in a
@@ -315,14 +364,10 @@ func (r *runResult) stderrNote() string {
 func (r *runResult) failure() *RenderError {
 	switch {
 	case r.killed:
-		how := "it was idle: blocked"
-		if r.extended {
-			how = "it was busy: extended up to the CPU or 3× wall limit"
-		}
 		// A timeout may be the machine's load as much as the document.
-		return &RenderError{Reason: ReasonTimeout, Transient: true, Detail: fmt.Sprintf(
-			"no progress for %s (per-document deadline %s; LibreOffice used %s of CPU meanwhile, %s); killed",
-			r.noProgress.Round(100*time.Millisecond), r.deadline, r.cpuNoProgress.Round(10*time.Millisecond), how)}
+		e := *r.timeout
+		e.Transient = true
+		return &e
 	case r.signal != "":
 		// SIGKILL, SIGTERM, SIGINT, SIGHUP come from outside (the pool's
 		// own kills are r.killed and r.cancelled): the OOM killer, an
@@ -395,7 +440,7 @@ func sofficeArgs(profile string) []string {
 // within the deadline, or the pool closes, or nobody waits for any of the
 // documents, the whole group is killed. Wait is always called.
 func (p *Pool) runSoffice(w *worker, jobs []*job, outdir string) runResult {
-	r := runResult{reached: -1, deadline: p.opts.Deadline, seen: make([]bool, len(jobs))}
+	r := runResult{reached: -1, seen: make([]bool, len(jobs))}
 	pw := &progressWriter{index: map[string]int{}, seen: r.seen, last: -1, notify: make(chan struct{}, 1)}
 	args := append(sofficeArgs(w.profile), "--convert-to", jobs[0].target.arg(), "--outdir", outdir)
 	for i, j := range jobs {
@@ -420,21 +465,11 @@ func (p *Pool) runSoffice(w *worker, jobs []*job, outdir string) runResult {
 	waitc := make(chan error, 1)
 	go func() { waitc <- cmd.Wait() }()
 
-	// The per-document clock: Deadline of wall time without progress. When
-	// it runs out while LibreOffice is visibly working (it used at least
-	// 5% of a core over the last window: a big document on a loaded
-	// machine, where it may get a sixth of a core), it is extended window by window, up to Deadline of CPU
-	// time or 3×Deadline of wall time since the last progress. A blocked
-	// LibreOffice (waiting on the network, a dialog, a lock) uses no CPU
-	// and is killed when the Deadline runs out.
-	pgid := cmd.Process.Pid
-	lastProgress := start
-	cpuAtProgress, _ := groupCPU(pgid)
-	cpuAtCheck, checkAt := cpuAtProgress, start
-	timer := time.NewTimer(p.opts.Deadline)
-	defer timer.Stop()
+	clock := newProgressClock(p.runCPU(cmd.Process.Pid), p.opts.Deadline)
+	defer clock.stop()
 	tick := time.NewTicker(250 * time.Millisecond)
 	defer tick.Stop()
+	handed := 0 // documents handed back before the run ended
 	var werr error
 loop:
 	for {
@@ -442,28 +477,21 @@ loop:
 		case werr = <-waitc:
 			break loop
 		case <-pw.notify:
-			if !timer.Stop() {
-				select {
-				case <-timer.C:
-				default:
-				}
+			clock.progress()
+			// LibreOffice moved on: the documents before the one it is on
+			// are written; their callers need not wait for the run's end.
+			pw.mu.Lock()
+			last := pw.last
+			pw.mu.Unlock()
+			for ; handed < last; handed++ {
+				p.handBack(jobs[handed], outdir)
 			}
-			timer.Reset(p.opts.Deadline)
-			lastProgress = time.Now()
-			cpuAtProgress, _ = groupCPU(pgid)
-			cpuAtCheck, checkAt = cpuAtProgress, lastProgress
-		case <-timer.C:
-			now := time.Now()
-			cpu, ok := groupCPU(pgid)
-			window, used := now.Sub(checkAt), cpu-cpuAtCheck
-			r.noProgress, r.cpuNoProgress = now.Sub(lastProgress), cpu-cpuAtProgress
-			if ok && used*20 >= window && r.cpuNoProgress < p.opts.Deadline && r.noProgress < 3*p.opts.Deadline {
-				r.extended = true
-				cpuAtCheck, checkAt = cpu, now
-				timer.Reset(min(5*time.Second, p.opts.Deadline))
+		case <-clock.C():
+			if !clock.expired() {
 				continue
 			}
 			r.killed = true
+			r.timeout = clock.timeoutError()
 			killGroup(cmd)
 			werr = <-waitc
 			break loop
@@ -527,12 +555,104 @@ loop:
 	return r
 }
 
-// anyWanted reports whether any caller still waits for one of jobs.
+// progressClock is the per-document deadline of a LibreOffice process
+// group: Deadline of wall time without progress. When it runs out while
+// LibreOffice is visibly working (it used at least 5% of a core over the
+// last window: a big document on a loaded machine, where it may get a
+// sixth of a core), it is extended window by window, up to Deadline of CPU
+// time or 3×Deadline of wall time since the last progress. A blocked
+// LibreOffice (waiting on the network, a dialog, a lock) uses no CPU and is
+// killed when the Deadline runs out.
+type progressClock struct {
+	deadline                  time.Duration
+	cpu                       func() (time.Duration, bool) // LibreOffice's CPU time so far
+	timer                     *time.Timer
+	lastProgress, checkAt     time.Time
+	cpuAtProgress, cpuAtCheck time.Duration
+	// When expired says kill: wall and CPU time since the last progress,
+	// and whether the deadline was extended because LibreOffice was busy.
+	noProgress, cpuNoProgress time.Duration
+	extended                  bool
+}
+
+func newProgressClock(cpu func() (time.Duration, bool), deadline time.Duration) *progressClock {
+	c := &progressClock{deadline: deadline, cpu: cpu, timer: time.NewTimer(deadline)}
+	c.mark()
+	return c
+}
+
+func (c *progressClock) mark() {
+	c.lastProgress = time.Now()
+	c.cpuAtProgress, _ = c.cpu()
+	c.cpuAtCheck, c.checkAt = c.cpuAtProgress, c.lastProgress
+	c.extended = false
+}
+
+// C fires when the deadline runs out; then call expired.
+func (c *progressClock) C() <-chan time.Time { return c.timer.C }
+
+// progress restarts the clock: a document was finished (or begun).
+func (c *progressClock) progress() {
+	if !c.timer.Stop() {
+		select {
+		case <-c.timer.C:
+		default:
+		}
+	}
+	c.timer.Reset(c.deadline)
+	c.mark()
+}
+
+// expired is called when C fired: it extends the deadline (false) while
+// LibreOffice keeps working within the limits, else says kill (true).
+func (c *progressClock) expired() bool {
+	now := time.Now()
+	cpu, ok := c.cpu()
+	window, used := now.Sub(c.checkAt), cpu-c.cpuAtCheck
+	c.noProgress, c.cpuNoProgress = now.Sub(c.lastProgress), cpu-c.cpuAtProgress
+	if ok && used*20 >= window && c.cpuNoProgress < c.deadline && c.noProgress < 3*c.deadline {
+		c.extended = true
+		c.cpuAtCheck, c.checkAt = cpu, now
+		c.timer.Reset(min(5*time.Second, c.deadline))
+		return false
+	}
+	return true
+}
+
+func (c *progressClock) stop() { c.timer.Stop() }
+
+// timeoutError describes a kill by the clock.
+func (c *progressClock) timeoutError() *RenderError {
+	how := "it was idle: blocked"
+	if c.extended {
+		how = "it was busy: extended up to the CPU or 3× wall limit"
+	}
+	return &RenderError{Reason: ReasonTimeout, Detail: fmt.Sprintf(
+		"no progress for %s (per-document deadline %s; LibreOffice used %s of CPU meanwhile, %s); killed",
+		c.noProgress.Round(100*time.Millisecond), c.deadline, c.cpuNoProgress.Round(10*time.Millisecond), how)}
+}
+
+// runCPU returns how to read the CPU time of a LibreOffice run led by pid:
+// that process's own (with its reaped children) when it is soffice.bin
+// itself, else (a launcher script, a wrapper) its whole process group,
+// which costs a scan of every process.
+func (p *Pool) runCPU(pid int) func() (time.Duration, bool) {
+	if filepath.Base(p.exe) == "soffice.bin" {
+		return func() (time.Duration, bool) {
+			cpu, _, ok := procsUsage(pid)
+			return cpu, ok
+		}
+	}
+	return func() (time.Duration, bool) { return groupCPU(pid) }
+}
+
+// anyWanted reports whether any caller still waits for one of jobs (those
+// handed back already are done).
 func (p *Pool) anyWanted(jobs []*job) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, j := range jobs {
-		if p.wantedLocked(j) {
+		if !j.handed && p.wantedLocked(j) {
 			return true
 		}
 	}

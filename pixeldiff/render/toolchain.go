@@ -20,11 +20,19 @@ import (
 // their toolchains are equal. LibreOffice and the rasterizer are identified
 // by their version strings; Fonts is a hash of the installed font files
 // (path and size), because a font added or removed changes text layout.
+// Engine says which converter drove LibreOffice (EngineWarm or
+// EngineBatch); it is reported but kept out of Key, because both load and
+// export a document with the same arguments and give the same pixels
+// (TestWarmMatchesBatch), so a baseline made by one serves the other.
 type Toolchain struct {
 	LibreOffice string `json:"libreoffice"`
 	Rasterizer  string `json:"rasterizer"`
 	DPI         int    `json:"dpi"`
 	Fonts       string `json:"fonts"`
+	// Profile is ProfileKey: the LibreOffice settings and the staging
+	// rewrite every converter applies ("" without a converter).
+	Profile string `json:"profile,omitempty"`
+	Engine  string `json:"engine,omitempty"`
 	// HWPX is the version of editaudit's HWPX → ODT converter
 	// (formats/hwpx/convert.Version): Hangul pages laid out by different
 	// converter versions are never compared.
@@ -32,8 +40,10 @@ type Toolchain struct {
 }
 
 // Key returns a stable short hash (16 hex digits) of the toolchain, for cache
-// keys. Equal toolchains give equal keys; any field change gives a new key.
+// keys. Equal toolchains give equal keys; any field change but Engine
+// gives a new key.
 func (t Toolchain) Key() string {
+	t.Engine = ""
 	b, _ := json.Marshal(t) // a struct of strings and an int cannot fail
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:8])
@@ -45,6 +55,12 @@ func (t Toolchain) String() string {
 	if t.HWPX != "" {
 		s += "; " + t.HWPX
 	}
+	if t.Profile != "" {
+		s += "; profile " + t.Profile
+	}
+	if t.Engine != "" {
+		s += "; " + t.Engine + " converter"
+	}
 	return s
 }
 
@@ -54,19 +70,42 @@ func (t Toolchain) String() string {
 // document before starting LibreOffice still names the rasterizer and the
 // fonts.
 func ToolchainOf(ctx context.Context, c Converter, rz Rasterizer, dpi int) Toolchain {
+	return toolchainOf(ctx, c, rz, dpi, "")
+}
+
+// toolchainOf is ToolchainOf remembering the rasterizer's version in
+// cacheDir ("" none) per binary.
+func toolchainOf(ctx context.Context, c Converter, rz Rasterizer, dpi int, cacheDir string) Toolchain {
 	tc := Toolchain{DPI: dpi, HWPX: convert.Version}
 	var progDir string
 	if c != nil {
 		tc.LibreOffice = c.Version(ctx)
 		progDir = c.ProgramDir()
+		tc.Profile = ProfileKey()
+		if e, ok := c.(interface{ Engine() string }); ok {
+			tc.Engine = e.Engine()
+		}
 	}
 	if rz != nil {
-		tc.Rasterizer = strings.TrimSpace(rz.Name() + " " + rz.Version(ctx))
+		v := toolVersion(cacheDir, rasterizerBinary(rz), func() string { return rz.Version(ctx) })
+		tc.Rasterizer = strings.TrimSpace(rz.Name() + " " + v)
 	}
 	if h, _, err := FontsHash(ctx, FontDirs(progDir)); err == nil {
 		tc.Fonts = h
 	}
 	return tc
+}
+
+// rasterizerBinary is the program whose version a rasterizer reports ("" when
+// unknown: then its version is not remembered).
+func rasterizerBinary(rz Rasterizer) string {
+	switch r := rz.(type) {
+	case *Pdftoppm:
+		return r.bin()
+	case *Mutool:
+		return r.bin()
+	}
+	return ""
 }
 
 // FontDirs returns the directories whose font files LibreOffice may use on
@@ -147,5 +186,24 @@ func InstalledToolchain(ctx context.Context, dpi int) (Toolchain, error) {
 	if dpi <= 0 {
 		dpi = DefaultDPI
 	}
-	return ToolchainOf(ctx, &Pool{exe: exe, progDir: progDir}, DefaultRasterizer(), dpi), nil
+	// The version a pool would read: from the cache entry of this
+	// installation when there is one, else asked on a throwaway profile.
+	cache := defaultCacheDir()
+	version := ""
+	if cache != "" {
+		if inst, ok := readInstallation(filepath.Join(cache, installKey(exe, progDir))); ok {
+			version = inst.version
+		}
+	}
+	if version == "" {
+		dir, err := os.MkdirTemp("", "editaudit-version-*")
+		if err != nil {
+			return Toolchain{}, fmt.Errorf("render: %w", err)
+		}
+		defer os.RemoveAll(dir)
+		version = sofficeVersion(ctx, exe, filepath.Join(dir, "profile"))
+	}
+	tc := toolchainOf(ctx, &Pool{exe: exe, progDir: progDir, version: version}, DefaultRasterizer(), dpi, cache)
+	tc.Engine = "" // which converter New starts is not known without starting it (and not part of Key)
+	return tc, nil
 }

@@ -8,6 +8,11 @@
 #   NOPDF     the file is skipped: no PDF, exit status 0
 #   ZEROPAGE  a valid PDF with 0 pages is written for it
 # Calls without input files (profile set-up, --version) go straight through.
+# With EDITAUDIT_FAKE_PDF set, the files that would go to LibreOffice are
+# "converted" without it: the run makes its temp folder in $TMPDIR as
+# LibreOffice does (lu…), prints LibreOffice's progress line for each and
+# copies that PDF as its result — for tests of the pool's supervision that
+# must not depend on how fast LibreOffice runs on a loaded machine.
 real=${EDITAUDIT_REAL_SOFFICE:?set EDITAUDIT_REAL_SOFFICE}
 here=$(cd "$(dirname "$0")" && pwd)
 outdir=
@@ -41,7 +46,18 @@ for a in "$@"; do
 	set -- "$@" "$a"
 done
 status=0
-if [ "$keep" -gt 0 ]; then "$real" "$@"; status=$?; fi
+if [ "$keep" -gt 0 ] && [ -n "${EDITAUDIT_FAKE_PDF:-}" ]; then
+	mktemp -d "${TMPDIR:-/tmp}/luXXXXXX" >/dev/null
+	for a in "$@"; do
+		[ -f "$a" ] || continue
+		base=$(basename "$a")
+		echo "convert $a -> $outdir/${base%.*}.pdf using filter : writer_pdf_Export"
+		cp "$EDITAUDIT_FAKE_PDF" "$outdir/${base%.*}.pdf"
+	done
+elif [ "$keep" -gt 0 ]; then
+	"$real" "$@"
+	status=$?
+fi
 if [ -n "$hang" ]; then
 	sleep 3600
 fi
