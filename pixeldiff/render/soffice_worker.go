@@ -364,9 +364,7 @@ func (r *runResult) stderrNote() string {
 func (r *runResult) failure() *RenderError {
 	switch {
 	case r.killed:
-		// A timeout may be the machine's load as much as the document.
 		e := *r.timeout
-		e.Transient = true
 		return &e
 	case r.signal != "":
 		// SIGKILL, SIGTERM, SIGINT, SIGHUP come from outside (the pool's
@@ -532,10 +530,7 @@ loop:
 		r.exitCode = ee.ExitCode()
 		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 			r.signal = "signal " + signalName(ws.Signal())
-			switch ws.Signal() {
-			case syscall.SIGKILL, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP:
-				r.externalSignal = true
-			}
+			r.externalSignal = externalSignal(ws.Signal())
 		}
 		if !r.killed && !r.cancelled && r.exitCode != 81 {
 			r.crashed = true
@@ -627,7 +622,8 @@ func (c *progressClock) timeoutError() *RenderError {
 	if c.extended {
 		how = "it was busy: extended up to the CPU or 3× wall limit"
 	}
-	return &RenderError{Reason: ReasonTimeout, Detail: fmt.Sprintf(
+	// A timeout may be the machine's load as much as the document.
+	return &RenderError{Reason: ReasonTimeout, Transient: true, Detail: fmt.Sprintf(
 		"no progress for %s (per-document deadline %s; LibreOffice used %s of CPU meanwhile, %s); killed",
 		c.noProgress.Round(100*time.Millisecond), c.deadline, c.cpuNoProgress.Round(10*time.Millisecond), how)}
 }
@@ -738,4 +734,16 @@ func cleanStderr(s string) string {
 		out = out[:600] + "…"
 	}
 	return out
+}
+
+// externalSignal reports whether a LibreOffice killed by sig was killed
+// from outside (the OOM killer, an operator: SIGKILL, SIGTERM, SIGINT,
+// SIGHUP) rather than by its own fault (SIGSEGV, SIGABRT): a failure that
+// says nothing about the document (RenderError.Transient).
+func externalSignal(sig syscall.Signal) bool {
+	switch sig {
+	case syscall.SIGKILL, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP:
+		return true
+	}
+	return false
 }

@@ -452,6 +452,7 @@ func (p *Pool) runWarm(w *worker, j *job) outcome {
 			if errors.As(proc.officeErr, &ee) {
 				if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 					e.Detail = "LibreOffice died: signal " + signalName(ws.Signal())
+					e.Transient = externalSignal(ws.Signal())
 				} else {
 					e.Detail = fmt.Sprintf("LibreOffice exited with status %d", ee.ExitCode())
 				}
