@@ -18,6 +18,7 @@ import (
 	"github.com/editaudit/editaudit/content"
 	"github.com/editaudit/editaudit/formats"
 	"github.com/editaudit/editaudit/formats/inspect"
+	"github.com/editaudit/editaudit/internal/fsutil"
 	"github.com/editaudit/editaudit/pixeldiff"
 	"github.com/editaudit/editaudit/pixeldiff/render"
 )
@@ -160,22 +161,57 @@ func (s Source) read() ([]byte, error) {
 // Nothing is written to either input unless opts.Restore is set and the
 // edit is blocked.
 func Files(ctx context.Context, originalPath, editedPath string, opts Options) (*Result, error) {
-	origBytes, err := os.ReadFile(originalPath)
+	lim := opts.limits()
+	orig, err := readDoc(originalPath, lim.MaxFileSize)
 	if err != nil {
 		return nil, err
 	}
-	orig := doc{name: originalPath, path: originalPath, data: origBytes}
+	// An edited path that names no document (missing, a folder, a FIFO,
+	// unreadable) is the finding file.missing; it is stated before any
+	// open, so a FIFO never blocks.
 	if why := inspect.Present(editedPath); why != nil {
 		return missingEdit(ctx, orig, editedPath, why, opts)
 	}
-	editedBytes, err := os.ReadFile(editedPath)
-	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
-		return missingEdit(ctx, orig, editedPath, err, opts)
+	edited, err := readDoc(editedPath, lim.MaxFileSize)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) || errors.Is(err, inspect.ErrNotRegular) {
+		return missingEdit(ctx, orig, editedPath, err, opts) // changed between the stat and the open
 	}
 	if err != nil {
 		return nil, err
 	}
-	return run(ctx, orig, doc{name: editedPath, path: editedPath, data: editedBytes}, opts)
+	return run(ctx, orig, edited, opts)
+}
+
+// readDoc reads one input of Files: refused from its stat when it is not a
+// regular file (a FIFO would block the open), held in memory up to max
+// bytes; a larger file is not read at all (its inspection reports the
+// limit from the file's size), so no input can exhaust memory.
+func readDoc(path string, max int64) (doc, error) {
+	st, err := fsutil.StatRegular(path)
+	if err != nil {
+		return doc{}, err
+	}
+	d := doc{name: path, path: path, info: st}
+	if st.Size() > max {
+		return d, nil
+	}
+	d.data, err = fsutil.ReadRegular(path, max)
+	if errors.Is(err, fsutil.ErrTooLarge) { // it grew past the limit meanwhile
+		d.info, _ = os.Stat(path)
+		return d, nil
+	}
+	if err != nil {
+		return doc{}, err
+	}
+	d.sha = sha256Hex(d.data)
+	return d, nil
+}
+
+func (o Options) limits() formats.Limits {
+	if o.Limits.MaxEntries == 0 {
+		return formats.DefaultLimits()
+	}
+	return o.Limits
 }
 
 // Reader audits the edit that turned original into edited, both given by
@@ -206,15 +242,37 @@ func Reader(ctx context.Context, original, edited Source, opts Options) (*Result
 	if err != nil {
 		return nil, err
 	}
-	return run(ctx, orig, doc{name: edited.Name, data: editedBytes}, opts)
+	orig.sha = sha256Hex(orig.data)
+	return run(ctx, orig, doc{name: edited.Name, data: editedBytes, sha: sha256Hex(editedBytes)}, opts)
 }
 
-// doc is one side of an audit: the name the result uses, its bytes, and a
-// file holding those bytes for the renderer and Restore ("" when the
-// caller gave none: one is written when rendering needs it).
+// doc is one side of an audit: the name the result uses, its bytes and
+// their sha256, and a file holding those bytes for the renderer and
+// Restore ("" when the caller gave none: one is written when rendering
+// needs it). A file over the size limit is not read: data is nil, sha ""
+// and info its stat.
 type doc struct {
 	name, path string
 	data       []byte
+	sha        string
+	info       os.FileInfo
+}
+
+// read reports whether the document's bytes are held (false for a file
+// over the size limit, which is inspected from its size alone).
+func (d doc) read() bool { return d.data != nil || d.path == "" }
+
+// inspect inspects the document: its bytes, or its file when too large to
+// be read (the limit finding without a read).
+func (d doc) inspect(ctx context.Context, lim formats.Limits) (*formats.Report, error) {
+	if !d.read() {
+		rep, err := inspect.File(ctx, d.path, inspect.Options{Limits: lim})
+		if rep != nil {
+			rep.Path = d.name
+		}
+		return rep, err
+	}
+	return inspect.Bytes(ctx, d.data, d.name, inspect.Options{Limits: lim})
 }
 
 // file is the path the renderer reads, or the name when nothing is
@@ -245,20 +303,27 @@ func run(ctx context.Context, orig, edited doc, opts Options) (*Result, error) {
 	// A byte-identical edit is neither rendered nor compared: its pages
 	// are the original's. No renderer is started for it (a shared one is
 	// used only to look the original's pages up in the store).
-	// With rendering off the pages stay "off".
-	identical := bytes.Equal(orig.data, edited.data) && opts.Render != "" && opts.Render != RenderOff
+	// With rendering off the pages stay "off". (Files over the size limit
+	// are not read, have no sha256, and are never identical.)
+	identical := orig.sha != "" && orig.sha == edited.sha && opts.Render != "" && opts.Render != RenderOff
 	renderer, closeR := opts.Renderer, func() {}
+	var startErr error // with RenderAuto: LibreOffice is installed but cannot start
 	if !identical || opts.Render == RenderOn {
 		if renderer, closeR, err = opts.renderer(ctx); err != nil {
-			return nil, err
+			if opts.Render != RenderAuto || !errors.Is(err, render.ErrRendererBroken) {
+				return nil, err
+			}
+			startErr, closeR = err, func() {}
 		}
 	}
 	defer closeR()
 	if renderer != nil && !identical && (orig.path == "" || edited.path == "") {
-		dir, err := os.MkdirTemp("", "editaudit-audit-")
+		fsutil.SweepStale("", "editaudit-audit-") // those of killed processes
+		dir, release, err := fsutil.MkdirTempOwned("", "editaudit-audit-")
 		if err != nil {
 			return nil, err
 		}
+		defer release()
 		defer os.RemoveAll(dir)
 		for i, d := range []*doc{&orig, &edited} {
 			if d.path == "" && d.data != nil {
@@ -268,19 +333,20 @@ func run(ctx context.Context, orig, edited doc, opts Options) (*Result, error) {
 			}
 		}
 	}
-	if renderer != nil && !identical {
+	if renderer != nil && !identical && edited.read() {
 		// The edited file's PDF is asked for now, while the original's
 		// snapshot is made or loaded: the converter works on both at once.
 		defer renderer.Prefetch(ctx, edited.path)()
 	}
-	// The original's snapshot: from the store when it has it.
+	// The original's snapshot: from the store when it has it (a file too
+	// large to be read is inspected from its size, never stored).
 	snapOpts := baseline.Options{Renderer: renderer, Limits: opts.Limits, Data: orig.data}
 	var snap *baseline.Snapshot
 	switch {
 	case identical:
 		snap, err = identicalSnapshot(ctx, orig, renderer, opts)
-	case opts.Store != nil:
-		snap, _, err = opts.Store.Snapshot(ctx, orig.file(), sha256Hex(orig.data), snapOpts)
+	case opts.Store != nil && orig.read():
+		snap, _, err = opts.Store.Snapshot(ctx, orig.file(), orig.sha, snapOpts)
 	default:
 		snap, err = baseline.Make(ctx, orig.file(), snapOpts)
 	}
@@ -288,15 +354,20 @@ func run(ctx context.Context, orig, edited doc, opts Options) (*Result, error) {
 		return nil, wrapRenderErr(err)
 	}
 	defer snap.Close()
-	edRep, err := inspect.Bytes(ctx, edited.data, edited.name, inspect.Options{Limits: opts.Limits})
+	if err := renderOnFailed(opts.Render, orig.name, snap.Pages); err != nil {
+		return nil, err
+	}
+	edRep, err := edited.inspect(ctx, opts.Limits)
 	if err != nil {
 		return nil, err
 	}
 	res := compareReports(snap.Report, edRep)
-	res.Original.Path, res.Edited.Path = orig.name, edited.name
+	res.Original.Path, res.Edited.Path = formats.EscapeName(orig.name), formats.EscapeName(edited.name)
 
 	// Pages.
 	switch {
+	case startErr != nil:
+		res.Pages = Pages{Status: PagesFailed, Message: strings.TrimPrefix(startErr.Error(), "render: ") + " — not the documents' fault"}
 	case identical:
 		res.Pages = identicalPages(snap)
 	case renderer == nil && opts.Render == RenderAuto:
@@ -316,6 +387,9 @@ func run(ctx context.Context, orig, edited doc, opts Options) (*Result, error) {
 		if p := ep.PDFPath(); p != "" {
 			defer os.Remove(p)
 		}
+		if err := renderOnFailed(opts.Render, edited.name, ep); err != nil {
+			return nil, err
+		}
 		res.Pages = comparePages(ctx, renderer, snap, ep, opts)
 	}
 	res.Original.Pages, res.Edited.Pages = res.Pages.Before, res.Pages.After
@@ -328,13 +402,15 @@ func run(ctx context.Context, orig, edited doc, opts Options) (*Result, error) {
 	res.Blocked = formats.HasFatal(res.NewFindings)
 	if res.Blocked && opts.Restore {
 		rej := rejectedPath(edited.path, edRep.Format, opts.OutDir)
-		if err := restore(edited.path, orig.data, edited.data, rej); err != nil {
+		done, err := restore(edited.path, orig, edited, rej)
+		if err != nil {
 			return nil, err
 		}
 		res.Restored = true
-		res.RejectedCopy = rej
+		res.RejectedCopy = done.rejected
+		res.RestoreNote = strings.Join(done.notes, "; ")
 		if opts.OutDir != "" {
-			if rel, err := filepath.Rel(opts.OutDir, rej); err == nil {
+			if rel, err := filepath.Rel(opts.OutDir, done.rejected); err == nil && !strings.HasPrefix(rel, "..") {
 				res.RejectedCopy = rel
 			}
 		}
@@ -502,6 +578,24 @@ func (o Options) renderer(ctx context.Context) (*render.Renderer, func(), error)
 	return r, func() { r.Close() }, nil
 }
 
+// ErrPagesNotRendered is returned with RenderOn when a document's pages
+// failed for a reason that is not the document's own (a timeout under
+// load, an external kill, a full disk, a renderer that cannot render even
+// a test document): rendering was required and could not be done.
+var ErrPagesNotRendered = errors.New("audit: pages could not be rendered, for a reason that is not the document's (--render on)")
+
+// renderOnFailed is ErrPagesNotRendered for a transient page failure under
+// RenderOn; a document's own failure stays pages.status failed.
+func renderOnFailed(mode, name string, p baseline.Pages) error {
+	if mode != RenderOn || !p.Transient {
+		return nil
+	}
+	if cause := p.Err(); cause != nil {
+		return fmt.Errorf("%w: %s: %w", ErrPagesNotRendered, formats.EscapeName(name), cause)
+	}
+	return fmt.Errorf("%w: %s: %s", ErrPagesNotRendered, formats.EscapeName(name), p.Message)
+}
+
 func renderOffMessage(mode string) string {
 	if mode == RenderAuto {
 		return "LibreOffice is not installed, so pages were not rendered or compared (install libreoffice-writer-nogui, -calc-nogui, -impress-nogui and poppler-utils, or pass --render off to silence this)"
@@ -519,7 +613,8 @@ func wrapRenderErr(err error) error {
 // StartRenderer starts, with render.New(cfg), the renderer a --render mode
 // asks for: nil and no error for RenderOff (or ""), and for RenderAuto when
 // LibreOffice is missing; for RenderOn a missing LibreOffice is
-// ErrNoRenderer with how to install it. It is the one place the library
+// ErrNoRenderer with how to install it. A LibreOffice that is installed
+// but cannot start is render.ErrRendererBroken in either mode. It is the one place the library
 // and the command turn a mode into a Renderer; share the Renderer across
 // audits (Options.Renderer) and Close it when done (a nil Renderer closes
 // as a no-op).

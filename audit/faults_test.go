@@ -13,7 +13,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -58,7 +60,10 @@ func zeroPagePDF() []byte {
 //
 //	FAULT-CRASH  dies by SIGSEGV          FAULT-EXIT   exits 1 with a message
 //	FAULT-HANG   sleeps (blocked, idle)   FAULT-NOPDF  exits 0 writing nothing
-//	FAULT-ZERO   writes a 0-page PDF
+//	FAULT-ZERO   writes a 0-page PDF      FAULT-KILL   killed from outside (SIGKILL)
+//
+// The renderer's one-line test documents (.txt, .csv, .fodp) go to the
+// real LibreOffice too, or crash with real "".
 func fakeSoffice(t *testing.T, real string) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -72,9 +77,9 @@ for a in "$@"; do
 	[ "$prev" = "--outdir" ] && outdir=$a
 	prev=$a
 	case "$a" in
-	*.docx|*.xlsx|*.pptx)
+	*.docx|*.xlsx|*.pptx|*.txt|*.csv|*.fodp)
 		files="$files $a"
-		for m in CRASH EXIT HANG NOPDF ZERO; do
+		for m in CRASH EXIT HANG NOPDF ZERO KILL; do
 			if unzip -p "$a" word/document.xml 2>/dev/null | grep -q "FAULT-$m"; then fault=$m; fi
 		done;;
 	esac
@@ -84,6 +89,7 @@ real='` + real + `'
 [ -z "$real" ] && [ -z "$fault" ] && fault=CRASH
 case "$fault" in
 CRASH) kill -SEGV $$ ;;
+KILL) kill -KILL $$ ;;
 EXIT) echo "Error: source file could not be loaded" >&2; exit 1 ;;
 HANG) exec sleep 3141 ;;
 NOPDF) exit 0 ;;
@@ -208,7 +214,9 @@ func TestRendererFaults(t *testing.T) {
 		{"EXIT", audit.PagesFailed, []string{"edited file", "exited with status 1", "could not be loaded"}, false},
 		{"NOPDF", audit.PagesFailed, []string{"edited file", "no-pdf", "no PDF"}, false},
 		{"ZERO", audit.PagesFailed, []string{"edited file", "zero-pages"}, false},
-		{"HANG", audit.PagesFailed, []string{"original", "timeout", "deadline 2s", "killed"}, true},
+		// Not the document's fault: said so, with --render auto (with on
+		// it is an error: TestRenderFailuresNotTheDocuments).
+		{"HANG", audit.PagesFailed, []string{"original", "timeout", "deadline 2s", "killed", "not the document's fault"}, true},
 	}
 	for _, tc := range tests {
 		t.Run("fault "+tc.fault, func(t *testing.T) {
@@ -236,7 +244,11 @@ func TestRendererFaults(t *testing.T) {
 			edited := filepath.Join(dir, "edited-"+tc.fault+".docx")
 			os.WriteFile(edited, faultDocx(t, text), 0o644)
 			start := time.Now()
-			res, err := audit.Files(context.Background(), o, edited, audit.Options{Render: audit.RenderOn, Renderer: r, Store: store})
+			mode := audit.RenderOn
+			if tc.own {
+				mode = audit.RenderAuto
+			}
+			res, err := audit.Files(context.Background(), o, edited, audit.Options{Render: mode, Renderer: r, Store: store})
 			if err != nil {
 				t.Fatalf("audit: %v", err)
 			}
@@ -384,5 +396,163 @@ func TestCancelDuringRender(t *testing.T) {
 			}
 			emptyDir(t, tmp)
 		})
+	}
+}
+
+// storeEntries counts the snapshots a store holds.
+func storeEntries(t *testing.T, store *baseline.Store) int {
+	t.Helper()
+	n := 0
+	filepath.WalkDir(store.Dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Name() == "snapshot.json" {
+			n++
+		}
+		return nil
+	})
+	return n
+}
+
+// TestRenderFailuresNotTheDocuments: the original fails to render for a
+// reason that is not its own — LibreOffice killed from outside (SIGKILL,
+// as the OOM killer does), a hang (the deadline), a LibreOffice that
+// renders nothing at all (every run crashes, the one-line test document
+// too: what no fonts does). With --render on the audit is an error
+// (ErrPagesNotRendered; the command exits 3); with auto, pages failed
+// and says it is not the document's fault. Either way nothing is stored:
+// the next audit renders again. A document's own failure (NOPDF: it
+// loads, nothing comes out, while the test document renders) is stored.
+// Such failures used to be cached as final, exit 0 with --render on.
+func TestRenderFailuresNotTheDocuments(t *testing.T) {
+	real := requireTools(t, "soffice", "pdftoppm", "pdfinfo", "unzip")
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		fault string
+		real  string // "" : every LibreOffice run crashes
+		say   string
+		own   bool
+	}{
+		{"KILL", real, "SIGKILL", false},
+		{"HANG", real, "timeout", false},
+		{"BROKEN", "", "cannot render even a one-line test document", false},
+		{"NOPDF", real, "no-pdf", true},
+	} {
+		t.Run(tc.fault, func(t *testing.T) {
+			deadline := 30 * time.Second
+			if tc.fault == "HANG" {
+				deadline = 2 * time.Second
+			}
+			pool, tmp := faultPool(t, fakeSoffice(t, tc.real), deadline)
+			defer func() {
+				pool.Close()
+				emptyDir(t, tmp)
+			}()
+			r, err := render.New(context.Background(), render.Config{Converter: pool, DPI: 40})
+			if err != nil {
+				t.Fatal(err)
+			}
+			o := filepath.Join(dir, tc.fault+"-orig.docx")
+			os.WriteFile(o, faultDocx(t, "Hello FAULT-"+tc.fault), 0o644)
+			e := filepath.Join(dir, tc.fault+"-edited.docx")
+			os.WriteFile(e, faultDocx(t, "Hel\x0blo FAULT-"+tc.fault), 0o644)
+			store, err := baseline.OpenStore(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = audit.Files(context.Background(), o, e, audit.Options{Render: audit.RenderOn, Renderer: r, Store: store})
+			if tc.own {
+				if err != nil {
+					t.Fatalf("the document's own failure under --render on: %v", err)
+				}
+				if n := storeEntries(t, store); n != 1 {
+					t.Errorf("the document's own failure: %d store entries, want 1", n)
+				}
+				return
+			}
+			if !errors.Is(err, audit.ErrPagesNotRendered) || !strings.Contains(err.Error(), tc.say) {
+				t.Errorf("--render on: %v, want ErrPagesNotRendered saying %q", err, tc.say)
+			}
+			if tc.fault == "BROKEN" && !errors.Is(err, render.ErrRendererBroken) {
+				t.Errorf("--render on: %v, want ErrRendererBroken", err)
+			}
+			res, err := audit.Files(context.Background(), o, e, audit.Options{Render: audit.RenderAuto, Renderer: r, Store: store})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !res.Blocked || res.Pages.Status != audit.PagesFailed || !strings.Contains(res.Pages.Message, "not the document's fault") {
+				t.Errorf("--render auto: blocked %v, pages %+v", res.Blocked, res.Pages)
+			}
+			if n := storeEntries(t, store); n != 0 {
+				t.Errorf("%d store entries after a failure that is not the document's, want 0", n)
+			}
+			t.Logf("%s: %s", tc.fault, res.Pages.Message)
+		})
+	}
+}
+
+// TestRenderTMPDIRFull: the renderer's TMPDIR is a small tmpfs that fills
+// up after LibreOffice started (other jobs' files). Rendering fails for a
+// reason that is not the document's: with --render on the audit is an
+// error; with auto pages failed and nothing is stored. Once space is
+// freed the next audit renders and stores. (A full TMPDIR used to be
+// cached as the original's final outcome: no page comparison for it ever
+// after.)
+func TestRenderTMPDIRFull(t *testing.T) {
+	requireTools(t, "soffice", "pdftoppm", "pdfinfo")
+	if testing.Short() {
+		t.Skip("renders with LibreOffice")
+	}
+	mnt := t.TempDir()
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=48m", "tmpfs", mnt).CombinedOutput(); err != nil {
+		t.Skipf("cannot mount a tmpfs here: %v %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("umount", "-l", mnt).Run() })
+	t.Setenv("TMPDIR", mnt)
+	r, err := render.New(context.Background(), render.Config{Pool: render.PoolOptions{Workers: 1, TempDir: mnt}, DPI: 40})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	dir := t.TempDir()
+	o := filepath.Join(dir, "orig.docx")
+	os.WriteFile(o, faultDocx(t, "Hello"), 0o644)
+	e := filepath.Join(dir, "edited.docx")
+	os.WriteFile(e, faultDocx(t, "Hello, edited"), 0o644)
+	store, err := baseline.OpenStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Fill the file system.
+	fill := filepath.Join(mnt, "fill")
+	f, err := os.Create(fill)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunk := make([]byte, 1<<20)
+	for {
+		if _, err := f.Write(chunk); err != nil {
+			break
+		}
+	}
+	f.Close()
+	_, err = audit.Files(context.Background(), o, e, audit.Options{Render: audit.RenderOn, Renderer: r, Store: store})
+	if !errors.Is(err, audit.ErrPagesNotRendered) {
+		t.Errorf("--render on with TMPDIR full: %v, want ErrPagesNotRendered", err)
+	} else {
+		t.Logf("--render on: %v", err)
+	}
+	res, err := audit.Files(context.Background(), o, e, audit.Options{Render: audit.RenderAuto, Renderer: r, Store: store})
+	if err != nil || res.Pages.Status != audit.PagesFailed || !strings.Contains(res.Pages.Message, "not the document's fault") {
+		t.Errorf("--render auto with TMPDIR full: %v %+v", err, res)
+	}
+	if n := storeEntries(t, store); n != 0 {
+		t.Errorf("%d store entries while TMPDIR was full, want 0", n)
+	}
+	os.Remove(fill)
+	res, err = audit.Files(context.Background(), o, e, audit.Options{Render: audit.RenderOn, Renderer: r, Store: store})
+	if err != nil || res.Pages.Status != audit.PagesOK {
+		t.Fatalf("after freeing space: %v %+v", err, res.Pages)
+	}
+	if n := storeEntries(t, store); n != 1 {
+		t.Errorf("%d store entries after a good render, want 1", n)
 	}
 }

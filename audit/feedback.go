@@ -233,6 +233,9 @@ func fbVerdictLine(r *Result) string {
 		if r.RejectedCopy != "" {
 			fmt.Fprintf(&b, " The rejected edit is kept as %s.", r.RejectedCopy)
 		}
+		if r.RestoreNote != "" {
+			fmt.Fprintf(&b, " Note: %s.", r.RestoreNote)
+		}
 	}
 	return b.String()
 }

@@ -145,6 +145,10 @@ type Result struct {
 	// RejectedCopy is where the rejected edited file was kept (with
 	// --restore), relative to the output folder.
 	RejectedCopy string `json:"rejected,omitempty"`
+	// RestoreNote says what a restore could not do as asked, or did
+	// differently: a symbolic link followed to its target, other hard
+	// links still holding the rejected bytes, an owner not kept.
+	RestoreNote string `json:"restore_note,omitempty"`
 	// NewFindings are the findings the edit introduced, sorted.
 	NewFindings []formats.Finding `json:"new_findings"`
 	// Preexisting counts the original's findings by grade; they are never

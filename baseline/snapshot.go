@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"strings"
 
 	"github.com/editaudit/editaudit/formats"
 	"github.com/editaudit/editaudit/formats/inspect"
@@ -44,10 +45,20 @@ type Pages struct {
 	// Hangul document); Notes list what its conversion left out.
 	Notice string   `json:"notice,omitempty"`
 	Notes  []string `json:"notes,omitempty"`
+	// Transient: the pages failed for a reason that is not the document's
+	// (render.DocumentsOwn false: a timeout under load, an external kill, a
+	// full disk, a renderer that cannot render anything). A snapshot with
+	// transient pages is never stored: the next audit renders again.
+	Transient bool `json:"transient,omitempty"`
 
 	pdfPath string                    // the rendered PDF until it is stored or removed
+	cause   error                     // why the pages failed (fresh from RenderPages only)
 	kept    map[int]*pixeldiff.Raster // rasters kept while signing (RenderPagesWith)
 }
+
+// Err is why the pages failed, for a Pages fresh from RenderPages (nil
+// otherwise): errors.Is tells render.ErrRendererBroken from a timeout.
+func (p Pages) Err() error { return p.cause }
 
 // PDFPath is the rendered PDF of a Pages fresh from RenderPages ("" once
 // stored, or when not rendered). The caller owns the file.
@@ -195,15 +206,21 @@ func RenderPagesWith(ctx context.Context, r *render.Renderer, path string, f for
 		}
 		msg := err.Error()
 		var re *render.RenderError
-		if errors.As(err, &re) && re.Detail != "" {
+		if errors.Is(err, render.ErrRendererBroken) {
+			msg = strings.TrimPrefix(msg, "render: ")
+		} else if errors.As(err, &re) && re.Detail != "" {
 			msg = fmt.Sprintf("%s (%s)", re.Detail, re.Reason)
 		}
-		return Pages{Status: st, Message: msg, Toolchain: tc.String()}, nil
+		transient := st == PagesFailed && !render.DocumentsOwn(err)
+		if transient {
+			msg += " — not the document's fault: not remembered, the next audit renders it again"
+		}
+		return Pages{Status: st, Message: msg, Toolchain: tc.String(), Transient: transient, cause: err}, nil
 	}
 	sum, err := fileSHA256(pp.PDF)
 	if err != nil {
 		_ = os.Remove(pp.PDF)
-		return Pages{Status: PagesFailed, Message: fmt.Sprintf("reading the rendered PDF: %v", err), Toolchain: tc.String()}, nil
+		return Pages{Status: PagesFailed, Message: fmt.Sprintf("reading the rendered PDF: %v", err), Toolchain: tc.String(), Transient: true}, nil
 	}
 	return Pages{Status: PagesOK, Sigs: pp.Sigs, Sizes: pp.Sizes, Bands: pp.Bands, PDFSHA256: sum, Toolchain: tc.String(),
 		Notice: pp.Notice, Notes: pp.Notes, pdfPath: pp.PDF, kept: pp.Kept}, nil

@@ -2,21 +2,25 @@ package baseline
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/editaudit/editaudit/internal/fsutil"
 )
 
 // Store keeps snapshots on disk, addressed by the sha256 of the original's
 // bytes and the toolchain key: <dir>/v1/<sha[:2]>/<sha>-<toolchain>/
-// holding snapshot.json and original.pdf. Entries are written to a temp
-// folder and renamed into place, so a reader never sees half an entry; a
-// corrupt entry (unparsable, wrong schema, PDF hash mismatch) is removed
-// and rebuilt, never trusted. Safe for concurrent use by several processes:
+// holding snapshot.json, its checksum (snapshot.sha256) and original.pdf.
+// Entries are written to a temp folder and renamed into place, so a reader
+// never sees half an entry; a corrupt entry (unparsable, wrong schema, a
+// snapshot.json whose bytes do not match their checksum, PDF hash
+// mismatch) is removed and rebuilt, never trusted. Safe for concurrent use by several processes:
 // two writers of one key race on the rename and one wins.
 type Store struct {
 	Dir string
@@ -74,6 +78,14 @@ func (s *Store) Get(key string) (*Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The checksum catches an entry changed after it was stored (a disk
+	// error, a hand edit, a tampered finding list that would let a
+	// blocked edit pass): it is rebuilt from the original.
+	sum, err := os.ReadFile(filepath.Join(dir, checksumFile))
+	if err != nil || strings.TrimSpace(string(sum)) != sha256Hex(b) {
+		s.discard(dir)
+		return nil, ErrNotFound
+	}
 	var snap Snapshot
 	if err := json.Unmarshal(b, &snap); err != nil || snap.Schema != Schema || snap.Key != key || snap.Report == nil || snap.Engine != EngineVersion() {
 		s.discard(dir)
@@ -125,6 +137,9 @@ func (s *Store) Put(snap *Snapshot) error {
 	if err := writeSync(filepath.Join(tmp, "snapshot.json"), b); err != nil {
 		return err
 	}
+	if err := writeSync(filepath.Join(tmp, checksumFile), []byte(sha256Hex(b)+"\n")); err != nil {
+		return err
+	}
 	dst := s.entryDir(snap.Key)
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return err
@@ -162,11 +177,22 @@ func (s *Store) Snapshot(ctx context.Context, path, sha string, opts Options) (s
 	if snap.Key != key { // the file changed between hashing and reading
 		return snap, false, nil
 	}
+	if snap.Pages.Transient { // only the document's own outcome is remembered
+		return snap, false, nil
+	}
 	if err := s.Put(snap); err != nil {
 		return snap, false, nil // a store that cannot be written is not fatal
 	}
 	s.keepDocument(path, sha, opts.Data)
 	return snap, false, nil
+}
+
+// checksumFile holds the hex sha256 of an entry's snapshot.json.
+const checksumFile = "snapshot.sha256"
+
+func sha256Hex(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }
 
 // keepDocument stores the original's bytes (data, or the file at path)

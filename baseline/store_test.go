@@ -98,3 +98,42 @@ func TestStoreConcurrentPut(t *testing.T) {
 		t.Errorf("temp entries left: %d", len(left))
 	}
 }
+
+// TestStoreChecksum: an entry whose snapshot.json was changed after it was
+// stored (still valid JSON, a finding removed) or lost its checksum is
+// discarded, never trusted.
+func TestStoreChecksum(t *testing.T) {
+	dir := t.TempDir()
+	st, err := OpenStore(filepath.Join(dir, "store"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tamper := range []func(d string) error{
+		func(d string) error {
+			p := filepath.Join(d, "snapshot.json")
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			return os.WriteFile(p, []byte(strings.Replace(string(b), `"tables":2`, `"tables":3`, 1)), 0o644)
+		},
+		func(d string) error { return os.Remove(filepath.Join(d, checksumFile)) },
+	} {
+		s := snapWithPDF(t, t.TempDir())
+		if err := st.Put(s); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.Get(s.Key); err != nil {
+			t.Fatalf("fresh entry: %v", err)
+		}
+		if err := tamper(st.entryDir(s.Key)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.Get(s.Key); err != ErrNotFound {
+			t.Errorf("tampered entry: %v, want ErrNotFound", err)
+		}
+		if _, err := os.Stat(st.entryDir(s.Key)); !os.IsNotExist(err) {
+			t.Errorf("tampered entry left in place: %v", err)
+		}
+	}
+}

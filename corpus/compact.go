@@ -10,40 +10,35 @@ import (
 	"github.com/editaudit/editaudit/internal/fsutil"
 )
 
-// compactResults rewrites results.jsonl to hold one valid line per id that
-// keep accepts (the last one), dropping a torn last line, invalid lines,
-// superseded lines and ids keep refuses. It returns the resume keys of the
-// kept lines that carry a result (not an error). The file is replaced
-// atomically and durably, and only when something is dropped.
-func compactResults(runDir string, keep func(id string) bool) (map[string]results.Key, error) {
+// compactResults rewrites results.jsonl to hold one valid line per id (the
+// last one), dropping only a torn last line, invalid lines and superseded
+// lines: the result of every id is kept, whether or not the current run
+// selects it (a subset manifest, a mistaken shard must never delete
+// results). It returns the resume keys of the kept lines that carry a
+// result (not an error) and the ids of every kept line. The file is
+// replaced atomically and durably, and only when something is dropped.
+func compactResults(runDir string) (done map[string]results.Key, ids map[string]bool, err error) {
 	path := filepath.Join(runDir, results.ResultsFile)
-	done := map[string]results.Key{}
-	kept := 0
+	done, ids = map[string]results.Key{}, map[string]bool{}
 	total, err := results.Scan(path, func(l results.Line) error {
-		if !keep(l.ID) {
-			return nil
-		}
-		kept++
+		ids[l.ID] = true
 		if !l.Failed {
 			done[l.ID] = l.Key
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	torn, err := endsTorn(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if kept == total && !torn {
-		return done, nil
+	if len(ids) == total && !torn {
+		return done, ids, nil
 	}
 	err = fsutil.WriteAtomic(path, 0o644, func(w io.Writer) error {
 		_, err := results.Scan(path, func(l results.Line) error {
-			if !keep(l.ID) {
-				return nil
-			}
 			if _, err := w.Write(l.Raw); err != nil {
 				return err
 			}
@@ -52,7 +47,7 @@ func compactResults(runDir string, keep func(id string) bool) (map[string]result
 		})
 		return err
 	})
-	return done, err
+	return done, ids, err
 }
 
 // endsTorn reports whether a non-empty file lacks a final newline.

@@ -19,6 +19,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/editaudit/editaudit/corpus/results"
+	"github.com/editaudit/editaudit/formats"
+	"github.com/editaudit/editaudit/internal/fsutil"
 )
 
 // Pair is one edit to audit: the original document and the edited one.
@@ -87,9 +89,11 @@ func ManifestFormatOf(name string, head []byte) string {
 }
 
 // ReadManifest reads the manifest file at path (format from its name or
-// content) and resolves relative document paths against its folder.
+// content) and resolves relative document paths against its folder. A
+// path that is not a regular file (a FIFO, whose open would wait for a
+// writer) is refused from its stat.
 func ReadManifest(path string) ([]Pair, error) {
-	f, err := os.Open(path)
+	f, _, err := fsutil.OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}
@@ -363,16 +367,25 @@ func PairDirs(originals, edited string) ([]Pair, results.Unpaired, error) {
 	}
 	var pairs []Pair
 	var un results.Unpaired
+	byID := map[string]string{}
 	for rel := range a {
 		if b[rel] {
-			pairs = append(pairs, Pair{ID: rel, Original: filepath.Join(originals, filepath.FromSlash(rel)), Edited: filepath.Join(edited, filepath.FromSlash(rel))})
+			// The id is the relative path, escaped when it is not UTF-8 (a
+			// file name may be any bytes; JSON holds only UTF-8), so it
+			// survives results.jsonl exactly; the paths stay the real bytes.
+			id := formats.EscapeName(rel)
+			if prev, dup := byID[id]; dup {
+				return nil, results.Unpaired{}, fmt.Errorf("corpus: %q and %q have the same id %q once escaped; rename one", prev, rel, id)
+			}
+			byID[id] = rel
+			pairs = append(pairs, Pair{ID: id, Original: filepath.Join(originals, filepath.FromSlash(rel)), Edited: filepath.Join(edited, filepath.FromSlash(rel))})
 		} else {
-			un.OriginalsOnly = append(un.OriginalsOnly, rel)
+			un.OriginalsOnly = append(un.OriginalsOnly, formats.EscapeName(rel))
 		}
 	}
 	for rel := range b {
 		if !a[rel] {
-			un.EditedOnly = append(un.EditedOnly, rel)
+			un.EditedOnly = append(un.EditedOnly, formats.EscapeName(rel))
 		}
 	}
 	sort.Slice(pairs, func(i, j int) bool { return pairs[i].ID < pairs[j].ID })

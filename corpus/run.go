@@ -2,11 +2,10 @@ package corpus
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -75,8 +74,11 @@ var (
 	// ErrRunBusy: another run holds the folder.
 	ErrRunBusy = errors.New("corpus: another run is using the folder")
 	// ErrShardMismatch: the folder belongs to another shard (resuming it
-	// with this shard would drop that shard's results).
+	// with this shard would mix the two).
 	ErrShardMismatch = errors.New("corpus: the folder belongs to another shard")
+	// ErrRunInfoDamaged: run.json cannot be read as a run record, so the
+	// shard the folder belongs to is unknown; nothing is changed.
+	ErrRunInfoDamaged = results.ErrRunInfoDamaged
 )
 
 // runShard is the shard a run folder was made for ("" for all pairs).
@@ -108,6 +110,9 @@ type RunStats struct {
 	// Selected pairs (after sharding), Audited and Failed by this call,
 	// Skipped because results.jsonl already held their result.
 	Selected, Audited, Failed, Skipped int
+	// Outside counts the results kept in the folder of pairs this call did
+	// not select (a subset of an earlier manifest): never dropped.
+	Outside int
 	// Cancelled: the context ended before every pair was done; the pairs
 	// in flight were abandoned (not written) and are audited on resume.
 	Cancelled bool
@@ -132,8 +137,10 @@ func NewRenderer(ctx context.Context, mode string) (*render.Renderer, func(), er
 // results.jsonl is compacted to one line per pair, and summary.json,
 // index.html and run.json are written.
 //
-// The error is for the run itself (the folder cannot be written); ctx's
-// cancellation is reported in RunStats.Cancelled, not as an error.
+// The error is for the run itself (the folder cannot be written, or, with
+// RenderOn, a renderer that cannot render even a test document:
+// render.ErrRendererBroken); ctx's cancellation is reported in
+// RunStats.Cancelled, not as an error.
 func RunPairs(ctx context.Context, pairs []Pair, opts RunOptions) (*RunStats, error) {
 	if opts.Out == "" {
 		return nil, errors.New("corpus: no output folder")
@@ -159,29 +166,45 @@ func RunPairs(ctx context.Context, pairs []Pair, opts RunOptions) (*RunStats, er
 		}
 		inSel[p.ID] = true
 	}
-	keep := func(id string) bool { return inSel[id] }
 	if opts.Store == nil {
-		dir, err := os.MkdirTemp("", "editaudit-store-")
+		fsutil.SweepStale("", "editaudit-store-") // those of killed runs
+		dir, release, err := fsutil.MkdirTempOwned("", "editaudit-store-")
 		if err != nil {
 			return nil, err
 		}
+		defer release()
 		defer os.RemoveAll(dir)
 		if opts.Store, err = baseline.OpenStore(dir); err != nil {
 			return nil, err
 		}
 	}
 	ri, err := results.ReadRunInfo(opts.Out)
-	if err != nil || ri == nil {
+	if err != nil {
+		// Never taken for an empty history: the folder's shard is in it,
+		// and a guess could mix shards. Nothing has been changed.
+		if errors.Is(err, ErrRunInfoDamaged) {
+			err = fmt.Errorf("%w; nothing was changed: results.jsonl is intact. Move run.json aside (or restore it from a backup) to resume", err)
+		}
+		return nil, fmt.Errorf("corpus: %s: %w", filepath.Join(opts.Out, results.RunFile), err)
+	}
+	if ri == nil {
 		ri = &results.RunInfo{}
 	}
 	if want := opts.Shard.String(); len(ri.Sessions) > 0 && runShard(ri) != want {
 		return nil, fmt.Errorf("%w: %s holds shard %q, not %q; give each shard its own folder", ErrShardMismatch, opts.Out, runShard(ri), want)
 	}
 	// Drop what a killed run left (a torn last line, superseded lines) and
-	// learn what is done.
-	done, err := compactResults(opts.Out, keep)
+	// learn what is done. Results of pairs this run does not select are
+	// kept, and counted.
+	done, ids, err := compactResults(opts.Out)
 	if err != nil {
 		return nil, err
+	}
+	outside := 0
+	for id := range ids {
+		if !inSel[id] {
+			outside++
+		}
 	}
 	// The progress counts a kept pair's verdict too, so that a resumed
 	// run's blocked count is the run's, not this session's.
@@ -200,7 +223,7 @@ func RunPairs(ctx context.Context, pairs []Pair, opts RunOptions) (*RunStats, er
 	if jobs <= 0 {
 		jobs = DefaultJobs(opts.Renderer != nil)
 	}
-	sess := startSession(ri, opts, len(sel), jobs)
+	sess := startSession(ri, opts, len(sel), outside, jobs)
 	if opts.Renderer != nil {
 		sess.Toolchain = opts.Renderer.Toolchain(ctx).String()
 	}
@@ -220,26 +243,36 @@ func RunPairs(ctx context.Context, pairs []Pair, opts RunOptions) (*RunStats, er
 		toolchain:   baseline.ToolchainKey(ctx, opts.Renderer),
 		engine:      baseline.EngineVersion(),
 		progress:    opts.Progress,
+		maxFile:     limitsOr(opts.Limits).MaxFileSize,
 	}
 	if r.progress == nil {
 		r.progress = NewProgress(len(sel))
 	}
-	stats := &RunStats{Selected: len(sel)}
-	werr := r.write(ctx, f, r.start(ctx, sel, jobs), stats, ri, sess)
+	stats := &RunStats{Selected: len(sel), Outside: outside}
+	// The workers' context also ends when the run must stop on its own
+	// (r.stop: a renderer that cannot render anything under RenderOn).
+	runCtx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	r.stop = stop
+	werr := r.write(runCtx, f, r.start(runCtx, sel, jobs), stats, ri, sess)
 	serr := f.Sync()
 	cerr := f.Close()
 	if werr == nil {
 		werr = errors.Join(serr, cerr)
 	}
+	stopped := context.Cause(runCtx)
+	if ctx.Err() != nil || errors.Is(stopped, context.Canceled) {
+		stopped = nil
+	}
 	stats.Skipped = int(r.skipped())
 	stats.Cancelled = ctx.Err() != nil
 	sess.Audited, sess.Failed, sess.Skipped, sess.Updated = stats.Audited, stats.Failed, stats.Skipped, time.Now()
-	sess.Finished, sess.Cancelled = !stats.Cancelled && werr == nil, stats.Cancelled
+	sess.Finished, sess.Cancelled = !stats.Cancelled && werr == nil && stopped == nil, stats.Cancelled
 	if werr != nil {
 		_ = writeRunInfo(opts.Out, ri)
 		return stats, werr
 	}
-	if _, err := compactResults(opts.Out, keep); err != nil {
+	if _, _, err := compactResults(opts.Out); err != nil {
 		return stats, err
 	}
 	if err := writeRunInfo(opts.Out, ri); err != nil {
@@ -248,14 +281,15 @@ func RunPairs(ctx context.Context, pairs []Pair, opts RunOptions) (*RunStats, er
 	if err := WriteOutputs(opts.Out); err != nil {
 		return stats, err
 	}
-	return stats, nil
+	return stats, stopped
 }
 
 // startSession records in ri what this invocation was asked to do and
 // appends its session, which it returns.
-func startSession(ri *results.RunInfo, opts RunOptions, selected, jobs int) *results.Session {
+func startSession(ri *results.RunInfo, opts RunOptions, selected, outside, jobs int) *results.Session {
 	host, _ := os.Hostname()
-	ri.Schema, ri.Source, ri.Selected, ri.Unpaired = results.RunSchema, opts.Source, selected, opts.Unpaired
+	ri.Schema, ri.Source, ri.Selected, ri.Unpaired = results.RunSchema, opts.Source, selected+outside, opts.Unpaired
+	ri.OutsideSelection = outside
 	ri.Shards = nil
 	if opts.Shard.N > 1 {
 		ri.Shards = []string{opts.Shard.String()}
@@ -370,6 +404,8 @@ type runner struct {
 	toolchain   string
 	engine      string
 	progress    *Progress
+	maxFile     int64 // inputs larger than this are not read (formats.Limits.MaxFileSize)
+	stop        context.CancelCauseFunc
 
 	mu      sync.Mutex
 	hashes  map[string]string // path → sha256 (originals are shared)
@@ -393,7 +429,7 @@ func (r *runner) pair(ctx context.Context, p Pair) (rec *results.Record) {
 	start := time.Now()
 	rec = &results.Record{ID: p.ID, Group: p.Group, ToolchainKey: r.toolchain, Render: r.opts.Render, Engine: r.engine, ContentMode: r.opts.contentMode()}
 	rec.Schema = audit.Schema
-	rec.Original.Path, rec.Edited.Path = p.Original, p.Edited
+	rec.Original.Path, rec.Edited.Path = formats.EscapeName(p.Original), formats.EscapeName(p.Edited)
 	defer func() {
 		// A validator bug on one hostile document must not stop the batch.
 		if v := recover(); v != nil {
@@ -407,7 +443,7 @@ func (r *runner) pair(ctx context.Context, p Pair) (rec *results.Record) {
 	}
 	rec.Original.SHA256 = shaO
 	shaE, err := r.hash(p.Edited, false)
-	if err != nil {
+	if err != nil && !editNotThere(err) {
 		return failedRecord(rec, err)
 	}
 	rec.Edited.SHA256 = shaE
@@ -437,17 +473,21 @@ func (r *runner) pair(ctx context.Context, p Pair) (rec *results.Record) {
 	// for the first to store it and then load it (the store alone would
 	// let concurrent pairs all miss and all render it).
 	t0 := time.Now()
-	unlock := r.locks.lock(shaO)
-	snap, hit, err := r.opts.Store.Snapshot(ctx, p.Original, shaO, baseline.Options{Renderer: r.opts.Renderer, Limits: r.opts.Limits})
-	unlock()
-	if err != nil {
-		if ctx.Err() != nil {
-			os.RemoveAll(outDir)
-			return nil
+	hit := false
+	if shaO != "" { // an original over the size limit is never stored
+		unlock := r.locks.lock(shaO)
+		var snap *baseline.Snapshot
+		snap, hit, err = r.opts.Store.Snapshot(ctx, p.Original, shaO, baseline.Options{Renderer: r.opts.Renderer, Limits: r.opts.Limits})
+		unlock()
+		if err != nil {
+			if ctx.Err() != nil {
+				os.RemoveAll(outDir)
+				return nil
+			}
+			return failedRecord(rec, fmt.Errorf("the original's baseline: %w", err))
 		}
-		return failedRecord(rec, fmt.Errorf("the original's baseline: %w", err))
+		_ = snap.Close()
 	}
-	_ = snap.Close()
 	t1 := time.Now()
 	res, err := audit.Files(ctx, p.Original, p.Edited, audit.Options{
 		Render: r.opts.Render, Renderer: r.opts.Renderer, Store: r.opts.Store,
@@ -457,6 +497,13 @@ func (r *runner) pair(ctx context.Context, p Pair) (rec *results.Record) {
 	if err != nil {
 		if ctx.Err() != nil {
 			os.RemoveAll(outDir)
+			return nil
+		}
+		if r.opts.Render == audit.RenderOn && errors.Is(err, render.ErrRendererBroken) {
+			// Every pair would fail the same way: the run stops (the pair
+			// is not written, and is audited on resume).
+			os.RemoveAll(outDir)
+			r.stop(fmt.Errorf("corpus: the renderer cannot render anything, and --render on requires pages; the run stopped (resume it once the renderer works): %w", err))
 			return nil
 		}
 		return failedRecord(rec, err)
@@ -542,29 +589,37 @@ func (r *runner) hash(path string, remember bool) (string, error) {
 			return h, nil
 		}
 	}
-	f, err := os.Open(path)
+	// Refused from its stat when not a regular file (a FIFO would block
+	// the open); a file over the size limit is not read: its audit reports
+	// the limit, and its hash stays "".
+	sum, _, err := fsutil.HashRegular(path, r.maxFile)
+	if errors.Is(err, fsutil.ErrTooLarge) {
+		sum, err = "", nil
+	}
 	if err != nil {
 		return "", err
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return "", err
-	}
-	if !st.Mode().IsRegular() {
-		return "", fmt.Errorf("%s is not a regular file", path)
-	}
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	sum := hex.EncodeToString(h.Sum(nil))
 	if remember {
 		r.mu.Lock()
 		r.hashes[path] = sum
 		r.mu.Unlock()
 	}
 	return sum, nil
+}
+
+// editNotThere reports whether err says the edited path names no
+// document (missing, unreadable, a FIFO, device or folder): its audit is
+// the finding file.missing, as in the audit command, not a failed pair.
+func editNotThere(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) || errors.Is(err, fsutil.ErrNotRegular)
+}
+
+// limitsOr is l, or the default limits when l is zero.
+func limitsOr(l formats.Limits) formats.Limits {
+	if l.MaxEntries == 0 {
+		return formats.DefaultLimits()
+	}
+	return l
 }
 
 // keyLocks is a per-key mutex: lock(k) blocks while another holder of k

@@ -685,10 +685,13 @@ func (r *lRec) Text(e *lElement, t []byte) {
 	r.ev = append(r.ev, fmt.Sprintf("T %s %q", e.QName(), t))
 }
 
+// fmtFindings writes findings one a line for comparison, invalid UTF-8 as
+// ScanXML writes it (U+FFFD, since 03ec03b), which the legacy scanner
+// compared against does not.
 func fmtFindings(fs []Finding) []string {
 	var out []string
 	for _, f := range fs {
-		out = append(out, fmt.Sprintf("%s %s %d:%d %s | %s | %s | %s", f.Code, f.Grade, f.Line, f.Column, f.Locator, f.Message, f.Anchor, f.Fix))
+		out = append(out, strings.ToValidUTF8(fmt.Sprintf("%s %s %d:%d %s | %s | %s | %s", f.Code, f.Grade, f.Line, f.Column, f.Locator, f.Message, f.Anchor, f.Fix), "\uFFFD"))
 	}
 	return out
 }

@@ -182,6 +182,9 @@ func auditView(r *audit.Result, opts HTMLOptions) view {
 		if r.RejectedCopy != "" {
 			d += " The rejected edit is kept as " + r.RejectedCopy + "."
 		}
+		if r.RestoreNote != "" {
+			d += " Note: " + r.RestoreNote + "."
+		}
 		v.Verdict.Details = append(v.Verdict.Details, d)
 	}
 

@@ -125,10 +125,18 @@ byte), every pair's folder, run.json with every session, summary.json and
 index.html. A pair found in two folders is kept once if both results were made
 from the same inputs, toolchain and build; otherwise merge refuses (exit 2).
 
+The folders must be one whole set: every shard 1/N … N/N of one manifest,
+exactly once, each finished (its run.json says how many pairs it selected).
+A missing, unfinished or duplicated shard is refused (exit 2) with what is
+wrong named, and nothing written; --allow-partial merges such a set anyway
+and prints what it lacks. Inputs are never written (pair files are hard links
+or copies renamed into --out); a merge that was interrupted is run again as is.
+
 Example:
    editaudit corpus merge --out nightly/ shard-1/ shard-2/ shard-3/`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Required: true, Usage: "the merged run folder (must not hold results yet)"},
+			&cli.BoolFlag{Name: "allow-partial", Usage: "merge a set of shards that is incomplete or overlaps, saying what it lacks"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
@@ -139,12 +147,15 @@ Example:
 					return err
 				}
 			}
-			st, err := corpus.Merge(c.String("out"), c.Args().Slice())
-			if errors.Is(err, corpus.ErrMergeConflict) {
+			st, err := corpus.Merge(c.String("out"), c.Args().Slice(), corpus.MergeOptions{AllowPartial: c.Bool("allow-partial")})
+			if errors.Is(err, corpus.ErrMergeConflict) || errors.Is(err, corpus.ErrMergeIncomplete) || errors.Is(err, corpus.ErrMergeFolders) || errors.Is(err, corpus.ErrRunBusy) {
 				return usageErr("%v", err)
 			}
 			if err != nil {
 				return toolErr(err)
+			}
+			for _, g := range st.Gaps {
+				fmt.Fprintf(c.App.ErrWriter, "editaudit: partial merge: %s\n", g)
 			}
 			fmt.Fprintf(c.App.Writer, "%s from %s (%s dropped) → %s\n", plural.Of(st.Pairs, "pair", "pairs"), plural.Of(st.Runs, "run folder", "run folders"), plural.Of(st.Duplicates, "duplicate", "duplicates"), filepath.Join(c.String("out"), results.IndexFile))
 			return nil

@@ -6,12 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/editaudit/editaudit/formats"
+	"github.com/editaudit/editaudit/internal/fsutil"
 	"github.com/editaudit/editaudit/mutate"
 )
 
@@ -83,7 +84,7 @@ func runCorpusMutate(c *cli.Context) error {
 	if sameFile(in, out) {
 		return usageErr("OUT %s is IN: mutate never touches its input", out)
 	}
-	data, err := os.ReadFile(in)
+	data, err := fsutil.ReadRegular(in, formats.DefaultLimits().MaxFileSize) // no FIFO, no file larger than memory
 	if err != nil {
 		return usageErr("%v", err)
 	}

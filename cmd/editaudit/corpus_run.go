@@ -162,11 +162,14 @@ func runCorpusRun(c *cli.Context) error {
 		Shard: shard, Show: libraryShow(show), Source: source, Unpaired: unpaired, Progress: prog,
 	})
 	stop()
-	if errors.Is(err, corpus.ErrShardMismatch) || errors.Is(err, corpus.ErrRunBusy) {
+	if errors.Is(err, corpus.ErrShardMismatch) || errors.Is(err, corpus.ErrRunBusy) || errors.Is(err, corpus.ErrRunInfoDamaged) {
 		return usageErr("%v", err)
 	}
 	if err != nil {
 		return toolErr(err)
+	}
+	if stats.Outside > 0 {
+		fmt.Fprintf(c.App.ErrWriter, "editaudit: %s also holds %d results of pairs this run did not select (an earlier manifest or selection); they are kept and counted in the summary\n", out, stats.Outside)
 	}
 	if stats.Cancelled {
 		fmt.Fprintf(c.App.ErrWriter, "editaudit: cancelled with %d of %s done; run the same command again to resume\n", stats.Audited+stats.Failed+stats.Skipped, plural.Of(stats.Selected, "pair", "pairs"))

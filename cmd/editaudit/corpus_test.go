@@ -94,14 +94,7 @@ func TestCorpusCommands(t *testing.T) {
 	}
 
 	// Two shards merged; compare the merge with the whole run.
-	var shards []string
-	for _, k := range []string{"1/2", "2/2"} {
-		d := filepath.Join(dir, "shard-"+k[:1])
-		if code, out, errs := cliRun(t, "corpus", "run", "--render", "off", "--store", store, "--out", d, "--progress", "none", "--shard", k, manifest); code != exitOK {
-			t.Fatalf("shard %s: exit %d\n%s\n%s", k, code, out, errs)
-		}
-		shards = append(shards, d)
-	}
+	shards := cliShards(t, dir, store, manifest)
 	merged := filepath.Join(dir, "merged")
 	code, out, errs = cliRun(t, append([]string{"corpus", "merge", "--out", merged}, shards...)...)
 	if code != exitOK || !strings.Contains(out, "3 pairs from 2 run folders") {
@@ -156,7 +149,7 @@ func TestCorpusCommands(t *testing.T) {
 		{"missing manifest", []string{"corpus", "run", filepath.Join(dir, "nope.csv")}, exitUsage},
 		{"summary of a non-run", []string{"corpus", "summary", dir}, exitUsage},
 		{"summary bad format", []string{"corpus", "summary", "--format", "xml", run}, exitUsage},
-		{"merge into a run", []string{"corpus", "merge", "--out", merged, run}, exitTool},
+		{"merge into a run", []string{"corpus", "merge", "--out", merged, run}, exitUsage}, // a bad --out, like every bad path
 		{"merge without --out", []string{"corpus", "merge", run}, exitUsage},
 		{"compare one run", []string{"corpus", "compare", run}, exitUsage},
 	} {
@@ -166,4 +159,19 @@ func TestCorpusCommands(t *testing.T) {
 			}
 		})
 	}
+}
+
+// cliShards runs manifest as shards 1/2 and 2/2 (render off) into
+// dir/shard-1 and dir/shard-2 and returns the two folders.
+func cliShards(t *testing.T, dir, store, manifest string) []string {
+	t.Helper()
+	var shards []string
+	for _, k := range []string{"1/2", "2/2"} {
+		d := filepath.Join(dir, "shard-"+k[:1])
+		if code, out, errs := cliRun(t, "corpus", "run", "--render", "off", "--store", store, "--out", d, "--progress", "none", "--shard", k, manifest); code != exitOK {
+			t.Fatalf("shard %s: exit %d\n%s\n%s", k, code, out, errs)
+		}
+		shards = append(shards, d)
+	}
+	return shards
 }

@@ -20,6 +20,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/urfave/cli/v2"
 )
@@ -177,9 +178,31 @@ func exitCode(ctx context.Context, err error, stderr io.Writer) int {
 	}
 }
 
+// stopGrace is how long the program may take to stop cleanly after
+// SIGINT/SIGTERM (a corpus run gives its pairs in flight 5 s, then writes
+// its summary) before it exits anyway; a second signal exits at once.
+// Either way exit code 130; LibreOffice dies with it (parent-death
+// signal) and temp folders left are swept by the next start.
+const stopGrace = 30 * time.Second
+
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go watchSignals(sigs, cancel, stopGrace, os.Stderr, os.Exit)
 	code := Run(ctx, os.Args, os.Stdout, os.Stderr)
-	stop()
 	os.Exit(code)
+}
+
+// watchSignals cancels the command at the first signal, and exits (130)
+// at a second one or when grace has passed since the first.
+func watchSignals(sigs <-chan os.Signal, cancel context.CancelFunc, grace time.Duration, stderr io.Writer, exit func(int)) {
+	<-sigs
+	cancel()
+	select {
+	case <-sigs:
+	case <-time.After(grace):
+	}
+	fmt.Fprintln(stderr, "editaudit: stopped without finishing its clean-up (signalled twice, or blocked past the grace period)")
+	exit(exitCancel)
 }

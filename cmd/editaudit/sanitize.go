@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 
 	"github.com/urfave/cli/v2"
 
@@ -50,7 +49,7 @@ func runSanitize(c *cli.Context) error {
 	if sameFile(in, out) {
 		return usageErr("OUT must differ from IN: sanitize never modifies its input")
 	}
-	data, err := os.ReadFile(in)
+	data, err := fsutil.ReadRegular(in, formats.DefaultLimits().MaxFileSize) // no FIFO, no file larger than memory
 	if err != nil {
 		return toolErr(err)
 	}

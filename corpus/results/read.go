@@ -69,9 +69,29 @@ func ReadResults(runDir string, fn func(*Record) error) error {
 // file order, and returns how many non-blank complete lines the file holds
 // (current or not). An unterminated last line is torn: neither passed nor
 // counted. A missing file has no lines.
+//
+// The file is opened once and read as it was when the first pass ended:
+// a run compacting it meanwhile (a new file renamed over it) or appending
+// to it cannot make the two passes disagree, so a reader of a live run
+// folder sees one consistent state.
 func Scan(path string, fn func(Line) error) (lines int, err error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	return ScanFile(f, path, fn)
+}
+
+// ScanFile is Scan over an open results file (name is for messages); fn's
+// Line.Off are offsets in f. Only the bytes before the end of the first
+// pass are read, so appends made meanwhile are not seen.
+func ScanFile(f io.ReaderAt, name string, fn func(Line) error) (lines int, err error) {
 	last := map[string]int{} // id → number of its last valid line
-	err = scanLines(path, func(n int, _ int64, line []byte) error {
+	end, err := scanLines(io.NewSectionReader(f, 0, 1<<62), name, func(n int, _ int64, line []byte) error {
 		var s slimRecord
 		if json.Unmarshal(line, &s) == nil && s.ID != "" {
 			last[s.ID] = n
@@ -81,7 +101,7 @@ func Scan(path string, fn func(Line) error) (lines int, err error) {
 	if err != nil {
 		return 0, err
 	}
-	err = scanLines(path, func(n int, off int64, line []byte) error {
+	_, err = scanLines(io.NewSectionReader(f, 0, end), name, func(n int, off int64, line []byte) error {
 		lines++
 		var s slimRecord
 		if json.Unmarshal(line, &s) != nil || s.ID == "" || last[s.ID] != n {
@@ -93,28 +113,21 @@ func Scan(path string, fn func(Line) error) (lines int, err error) {
 	return lines, err
 }
 
-// scanLines calls fn with every newline-terminated line of path (1-based
+// scanLines calls fn with every newline-terminated line of r (1-based
 // numbers, the line's byte offset); an unterminated last line is torn and
-// skipped. The line is valid only during the call.
-func scanLines(path string, fn func(n int, off int64, line []byte) error) error {
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	br := bufio.NewReaderSize(f, 1<<20)
+// skipped. The line is valid only during the call. It returns the offset
+// just past the last complete line.
+func scanLines(r io.Reader, name string, fn func(n int, off int64, line []byte) error) (int64, error) {
+	br := bufio.NewReaderSize(r, 1<<20)
 	n := 0
 	var off int64
 	for {
 		line, err := readLine(br)
 		if err == io.EOF {
-			return nil
+			return off, nil
 		}
 		if err != nil {
-			return fmt.Errorf("results: %s: %w", path, err)
+			return off, fmt.Errorf("results: %s: %w", name, err)
 		}
 		n++
 		at := off
@@ -123,7 +136,7 @@ func scanLines(path string, fn func(n int, off int64, line []byte) error) error 
 			continue
 		}
 		if err := fn(n, at, line); err != nil {
-			return err
+			return off, err
 		}
 	}
 }

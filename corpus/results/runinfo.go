@@ -3,6 +3,7 @@ package results
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -21,8 +22,14 @@ type RunInfo struct {
 	Source string `json:"source,omitempty"`
 	// Shards lists the shards ("K/N") this folder holds; empty: all pairs.
 	Shards []string `json:"shards,omitempty"`
-	// Selected is the number of pairs the run (all its shards) covers.
+	// Selected is the number of pairs the run (all its shards) covers: the
+	// pairs selected by the last session, plus the results of pairs
+	// outside that selection the folder keeps (OutsideSelection).
 	Selected int `json:"selected"`
+	// OutsideSelection counts the results kept of pairs the last session
+	// did not select (an earlier, larger manifest): a resume never drops
+	// a result.
+	OutsideSelection int `json:"outside_selection,omitempty"`
 	// Unpaired lists files found in only one of two folders.
 	Unpaired *Unpaired `json:"unpaired,omitempty"`
 	// Sessions are the invocations that worked on this folder.
@@ -60,7 +67,13 @@ type Session struct {
 	Cancelled bool `json:"cancelled,omitempty"`
 }
 
-// ReadRunInfo reads run.json of a run folder (nil, nil when absent).
+// ErrRunInfoDamaged is returned by ReadRunInfo for a run.json that is not
+// a run record (unparsable, truncated, another schema).
+var ErrRunInfoDamaged = errors.New("results: run.json is damaged")
+
+// ReadRunInfo reads run.json of a run folder (nil, nil when absent). A
+// file that is not a run record is ErrRunInfoDamaged, never taken for an
+// empty history: the shard a folder belongs to is in it.
 func ReadRunInfo(runDir string) (*RunInfo, error) {
 	b, err := os.ReadFile(filepath.Join(runDir, RunFile))
 	if errors.Is(err, os.ErrNotExist) {
@@ -71,7 +84,10 @@ func ReadRunInfo(runDir string) (*RunInfo, error) {
 	}
 	var ri RunInfo
 	if err := json.Unmarshal(b, &ri); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: %v", ErrRunInfoDamaged, err)
+	}
+	if ri.Schema != RunSchema {
+		return nil, fmt.Errorf("%w: schema %q, want %q", ErrRunInfoDamaged, ri.Schema, RunSchema)
 	}
 	return &ri, nil
 }

@@ -13,7 +13,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strings"
 
@@ -22,6 +21,7 @@ import (
 	"github.com/editaudit/editaudit/formats/hwpx"
 	"github.com/editaudit/editaudit/formats/pptx"
 	"github.com/editaudit/editaudit/formats/xlsx"
+	"github.com/editaudit/editaudit/internal/fsutil"
 )
 
 // Options tune an inspection.
@@ -40,24 +40,21 @@ func (o Options) limits() formats.Limits {
 // File inspects the document at path. The error is for I/O failures and
 // cancellation only; a corrupt document is a Report with findings.
 func File(ctx context.Context, path string, opts Options) (*formats.Report, error) {
-	f, err := os.Open(path)
+	// A FIFO, device, socket or folder is refused from its stat, before
+	// any open (an open of a FIFO blocks until a writer comes).
+	f, st, err := fsutil.OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if st.IsDir() {
-		return nil, fmt.Errorf("%s is a directory, not a document", path)
-	}
 	lim := opts.limits()
 	if st.Size() > lim.MaxFileSize {
 		return Reader(ctx, f, st.Size(), path, opts) // reports the limit without reading
 	}
 	// Read once into memory: the zip reader seeks all over the file and the
-	// bytes are hashed anyway; documents are small next to the limits.
+	// bytes are hashed anyway; documents are small next to the limits. The
+	// read is limited to the size seen, so a file growing meanwhile cannot
+	// take more.
 	data := make([]byte, st.Size())
 	if _, err := io.ReadFull(f, data); err != nil {
 		return nil, fmt.Errorf("reading %s: %w", path, err)

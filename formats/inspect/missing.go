@@ -8,11 +8,14 @@ import (
 	"os"
 
 	"github.com/editaudit/editaudit/formats"
+	"github.com/editaudit/editaudit/internal/fsutil"
 )
 
 // ErrNotRegular matches Present's reason for a path that exists but is
-// not a regular file (a folder, a FIFO, a device, a socket).
-var ErrNotRegular = errors.New("not a regular file")
+// not a regular file (a folder, a FIFO, a device, a socket), and the
+// error of File and every other reader of an input for such a path
+// (refused from its stat, before any open: an open of a FIFO blocks).
+var ErrNotRegular = fsutil.ErrNotRegular
 
 // NotRegularError is that reason: what is at Path instead of a file.
 type NotRegularError struct {
@@ -37,23 +40,9 @@ func Present(path string) error {
 	case err != nil:
 		return err
 	case !st.Mode().IsRegular():
-		return &NotRegularError{Path: path, Kind: kindOf(st.Mode())}
+		return &NotRegularError{Path: path, Kind: fsutil.KindOf(st.Mode())}
 	}
 	return nil
-}
-
-func kindOf(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "folder"
-	case m&fs.ModeNamedPipe != 0:
-		return "named pipe (FIFO)"
-	case m&fs.ModeSocket != 0:
-		return "socket"
-	case m&fs.ModeDevice != 0:
-		return "device"
-	}
-	return "special file"
 }
 
 // Missing is the Report of a document that is not there to inspect: its

@@ -1,13 +1,13 @@
 // Package fsutil holds the file operations several packages need done the
 // same careful way: atomic replacement of a file (durable or not), a
-// copy that never overwrites, and hashing a file. It is internal: it is not part of editaudit's library
+// copy that never overwrites, and reading or hashing an input (a regular
+// file only, refused by its stat before any open otherwise; its size
+// checked before it is read). It is internal: it is not part of editaudit's library
 // API, and it imports no editaudit package.
 package fsutil
 
 import (
 	"bufio"
-	"crypto/sha256"
-	"encoding/hex"
 	"io"
 	"os"
 	"path/filepath"
@@ -83,25 +83,18 @@ func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
 	})
 }
 
-// SHA256File returns the hex sha256 of a file's bytes.
+// SHA256File returns the hex sha256 of a regular file's bytes (a FIFO,
+// device or folder is refused before it is opened: OpenRegular).
 func SHA256File(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	sum, _, err := HashRegular(path, 0)
+	return sum, err
 }
 
 // CopyFile copies src to a new file dst with perm: dst must not exist
 // (it is never overwritten, nor written through a link), and on any error
 // it is removed. durable fsyncs dst before it is closed.
 func CopyFile(src, dst string, perm os.FileMode, durable bool) error {
-	in, err := os.Open(src)
+	in, _, err := OpenRegular(src) // a FIFO is refused before it could block the open
 	if err != nil {
 		return err
 	}

@@ -312,13 +312,23 @@ func AmendParagraphs(doc string, n int, word string) (string, int) {
 func Validators(tb testing.TB) string {
 	tb.Helper()
 	Tool(tb, "node")
+	v := filepath.Join(moduleRoot(tb), "tools", "validate")
+	if _, err := os.Stat(filepath.Join(v, "node_modules", "ajv")); err != nil {
+		Missing(tb, "the validators in tools/validate (npm ci --prefix tools/validate)")
+	}
+	return v
+}
+
+// moduleRoot is the folder of go.mod above the test's folder.
+func moduleRoot(tb testing.TB) string {
+	tb.Helper()
 	dir, err := os.Getwd()
 	if err != nil {
 		tb.Fatal(err)
 	}
 	for {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
+			return dir
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
@@ -326,9 +336,33 @@ func Validators(tb testing.TB) string {
 		}
 		dir = parent
 	}
-	v := filepath.Join(dir, "tools", "validate")
-	if _, err := os.Stat(filepath.Join(v, "node_modules", "ajv")); err != nil {
-		Missing(tb, "the validators in tools/validate (npm ci --prefix tools/validate)")
+}
+
+// BuildCLI builds cmd/editaudit into tb's temp folder and returns the
+// binary's path, for tests that must run the command as a process: to
+// kill it, to limit its memory, to send it signals.
+func BuildCLI(tb testing.TB) string {
+	tb.Helper()
+	bin := filepath.Join(tb.TempDir(), "editaudit")
+	cmd := exec.Command("go", "build", "-o", bin, "./cmd/editaudit")
+	cmd.Dir = moduleRoot(tb)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		tb.Fatalf("go build: %v\n%s", err, out)
 	}
-	return v
+	return bin
+}
+
+// Sparse makes a sparse file of size bytes at path (no disk blocks: a file
+// far larger than memory or the disk, for size limits); skips when the
+// file system cannot hold one.
+func Sparse(tb testing.TB, path string, size int64) {
+	tb.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	if err := f.Truncate(size); err != nil {
+		tb.Skipf("sparse file: %v", err)
+	}
 }

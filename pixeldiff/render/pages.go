@@ -172,7 +172,7 @@ func (r *Renderer) Sign(ctx context.Context, docPath string, o SignOptions) (*PD
 	}
 	cv, err := r.convertPDF(ctx, docPath)
 	if err != nil {
-		return nil, err
+		return nil, r.vet(ctx, docPath, err)
 	}
 	pdf := cv.pdf
 	out := &PDFPages{PDF: pdf, Notice: cv.notice, Notes: cv.notes}
@@ -235,7 +235,7 @@ func (r *Renderer) Sign(ctx context.Context, docPath string, o SignOptions) (*PD
 		if errors.As(err, &re) && re.Doc == "" {
 			re.Doc = docPath
 		}
-		return nil, err
+		return nil, r.vet(ctx, docPath, err)
 	}
 	return out, nil
 }

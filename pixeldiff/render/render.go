@@ -58,6 +58,11 @@ type RenderError struct {
 	Reason      Reason
 	Detail      string // human-readable cause: exit status, stderr tail, limit
 	Quarantined bool   // failed twice (or deterministically); not retried again by this Pool
+	// Transient: the failure says nothing about the document — LibreOffice
+	// ran out of time on a loaded machine, or was killed from outside (the
+	// OOM killer, an operator). It must not be remembered as the
+	// document's: the next attempt may well succeed.
+	Transient bool
 }
 
 func (e *RenderError) Error() string {
@@ -115,6 +120,7 @@ type Renderer struct {
 	sem      chan struct{}
 	cacheDir string // where probed versions are remembered ("" none)
 	pre      prefetches
+	health   health
 }
 
 // Engines: which Converter New starts (Config.Engine).
@@ -256,7 +262,7 @@ func (r *Renderer) Render(ctx context.Context, docPath string, each func(page in
 	}
 	cv, err := r.convertPDF(ctx, docPath)
 	if err != nil {
-		return 0, err
+		return 0, r.vet(ctx, docPath, err)
 	}
 	pdf := cv.pdf
 	defer os.Remove(pdf)
@@ -295,10 +301,10 @@ func (r *Renderer) Render(ctx context.Context, docPath string, each func(page in
 		re.Doc = docPath
 	}
 	if err != nil {
-		return pages, err
+		return pages, r.vet(ctx, docPath, err)
 	}
 	if pages == 0 {
-		return 0, &RenderError{Doc: docPath, Reason: ReasonZeroPages, Detail: "LibreOffice's PDF has no pages"}
+		return 0, r.vet(ctx, docPath, &RenderError{Doc: docPath, Reason: ReasonZeroPages, Detail: "LibreOffice's PDF has no pages"})
 	}
 	return pages, nil
 }

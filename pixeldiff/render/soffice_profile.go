@@ -104,7 +104,10 @@ func initProfile(ctx context.Context, exe, dir, tmp string, deadline time.Durati
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		return fmt.Errorf("%w: LibreOffice (%s) failed to start: %v", ErrNoRenderer, exe, last)
+		// Installed but unable to start (a full disk for its profile, a
+		// broken installation): the machine's failure, not a missing
+		// renderer — "not installed" would be untrue.
+		return fmt.Errorf("%w: LibreOffice (%s) is installed but failed to start: %v", ErrRendererBroken, exe, last)
 	}
 	xcu := filepath.Join(dir, "user", "registrymodifications.xcu")
 	if err := addSettings(xcu, profileSettings); err != nil {

@@ -5,11 +5,14 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/editaudit/editaudit/internal/fsutil"
 )
 
 // Extensions LibreOffice imports, grouped by the application that renders
@@ -71,18 +74,14 @@ func knownExt(ext string) bool {
 // nor carries a known extension gives ErrUnsupported.
 func DetectFormat(path string) (string, error) {
 	ext := strings.ToLower(filepath.Ext(path))
-	f, err := os.Open(path)
+	f, info, err := fsutil.OpenRegular(path) // a FIFO is refused before it could block the open
+	if errors.Is(err, fsutil.ErrNotRegular) {
+		return "", fmt.Errorf("%w: %w", ErrUnsupported, err)
+	}
 	if err != nil {
 		return "", err
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return "", err
-	}
-	if !info.Mode().IsRegular() {
-		return "", fmt.Errorf("%w: %s is not a regular file", ErrUnsupported, path)
-	}
 	var magic [4]byte
 	n, _ := io.ReadFull(f, magic[:])
 	if n == 4 && bytes.Equal(magic[:], []byte("PK\x03\x04")) {
@@ -145,7 +144,7 @@ func sniffZip(f io.ReaderAt, size int64, ext string) (string, error) {
 // inputs larger than maxBytes. It returns the temporary path and the
 // hex sha256 of the content.
 func stageCopy(src, dir string, maxBytes int64) (tmp, sum string, size int64, err error) {
-	in, err := os.Open(src)
+	in, _, err := fsutil.OpenRegular(src)
 	if err != nil {
 		return "", "", 0, err
 	}

@@ -338,17 +338,20 @@ func (p *Pool) prepareProfile(w *worker, recalc bool) error {
 
 // runResult is what one LibreOffice run did.
 type runResult struct {
-	startErr  error  // LibreOffice could not be started at all
-	seen      []bool // a "convert" line was printed for the document
-	reached   int    // index of the last document LibreOffice started on, -1 for none
-	exitCode  int    // -1 when killed by a signal
-	signal    string
-	killed    bool // by the deadline
-	cancelled bool // by Close or because nobody waits any more
-	crashed   bool // died by a signal or exited non-zero
-	stderr    string
-	elapsed   time.Duration
-	timeout   *RenderError // the clock's account of a kill by the deadline
+	startErr error  // LibreOffice could not be started at all
+	seen     []bool // a "convert" line was printed for the document
+	reached  int    // index of the last document LibreOffice started on, -1 for none
+	exitCode int    // -1 when killed by a signal
+	signal   string
+	// externalSignal: killed by a signal that comes from outside
+	// (SIGKILL, SIGTERM, SIGINT, SIGHUP), not one LibreOffice raised.
+	externalSignal bool
+	killed         bool // by the deadline
+	cancelled      bool // by Close or because nobody waits any more
+	crashed        bool // died by a signal or exited non-zero
+	stderr         string
+	elapsed        time.Duration
+	timeout        *RenderError // the clock's account of a kill by the deadline
 }
 
 // stderrNote quotes LibreOffice's stderr for a run of one document (in a
@@ -367,7 +370,10 @@ func (r *runResult) failure() *RenderError {
 		e := *r.timeout
 		return &e
 	case r.signal != "":
-		return &RenderError{Reason: ReasonCrash, Detail: "LibreOffice died: " + r.signal + r.stderrNote()}
+		// SIGKILL, SIGTERM, SIGINT, SIGHUP come from outside (the pool's
+		// own kills are r.killed and r.cancelled): the OOM killer, an
+		// operator. SIGSEGV, SIGABRT come from LibreOffice itself.
+		return &RenderError{Reason: ReasonCrash, Transient: r.externalSignal, Detail: "LibreOffice died: " + r.signal + r.stderrNote()}
 	default:
 		return &RenderError{Reason: ReasonCrash, Detail: fmt.Sprintf("LibreOffice exited with status %d", r.exitCode) + r.stderrNote()}
 	}
@@ -527,6 +533,7 @@ loop:
 		r.exitCode = ee.ExitCode()
 		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 			r.signal = "signal " + signalName(ws.Signal())
+			r.externalSignal = externalSignal(ws.Signal())
 		}
 		if !r.killed && !r.cancelled && r.exitCode != 81 {
 			r.crashed = true
@@ -618,7 +625,8 @@ func (c *progressClock) timeoutError() *RenderError {
 	if c.extended {
 		how = "it was busy: extended up to the CPU or 3× wall limit"
 	}
-	return &RenderError{Reason: ReasonTimeout, Detail: fmt.Sprintf(
+	// A timeout may be the machine's load as much as the document.
+	return &RenderError{Reason: ReasonTimeout, Transient: true, Detail: fmt.Sprintf(
 		"no progress for %s (per-document deadline %s; LibreOffice used %s of CPU meanwhile, %s); killed",
 		c.noProgress.Round(100*time.Millisecond), c.deadline, c.cpuNoProgress.Round(10*time.Millisecond), how)}
 }
@@ -729,4 +737,16 @@ func cleanStderr(s string) string {
 		out = out[:600] + "…"
 	}
 	return out
+}
+
+// externalSignal reports whether a LibreOffice killed by sig was killed
+// from outside (the OOM killer, an operator: SIGKILL, SIGTERM, SIGINT,
+// SIGHUP) rather than by its own fault (SIGSEGV, SIGABRT): a failure that
+// says nothing about the document (RenderError.Transient).
+func externalSignal(sig syscall.Signal) bool {
+	switch sig {
+	case syscall.SIGKILL, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP:
+		return true
+	}
+	return false
 }

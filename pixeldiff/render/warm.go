@@ -286,10 +286,13 @@ func (p *Pool) startWarmOnce(ctx context.Context, w *worker) (exit81 bool, err e
 		var ee *exec.ExitError
 		if errors.As(proc.officeErr, &ee) && ee.ExitCode() == 81 {
 			p.killWarm(proc)
-			return true, fmt.Errorf("%w: LibreOffice asked to be restarted twice at start", ErrNoRenderer)
+			return true, fmt.Errorf("%w: LibreOffice (%s) is installed but asked to be restarted twice at start", ErrRendererBroken, p.exe)
 		}
 		p.killWarm(proc)
-		return false, fmt.Errorf("%w: LibreOffice (%s) stopped before listening: %v; %s", ErrNoRenderer, p.exe, proc.officeErr, proc.stderr.String())
+		// Installed, started, and died before it listened (no fonts, a
+		// full disk for its profile): the machine's failure, never "not
+		// installed".
+		return false, fmt.Errorf("%w: LibreOffice (%s) is installed but stopped before listening: %v; %s", ErrRendererBroken, p.exe, proc.officeErr, proc.stderr.String())
 	case <-timer.C:
 		return fail("LibreOffice did not answer on its UNO pipe within %s", startLimit+5*time.Second)
 	case <-ctx.Done():
@@ -466,6 +469,7 @@ func (p *Pool) runWarm(w *worker, j *job) outcome {
 			if errors.As(proc.officeErr, &ee) {
 				if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 					e.Detail = "LibreOffice died: signal " + signalName(ws.Signal())
+					e.Transient = externalSignal(ws.Signal())
 				} else {
 					e.Detail = fmt.Sprintf("LibreOffice exited with status %d", ee.ExitCode())
 				}

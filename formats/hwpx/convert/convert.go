@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/editaudit/editaudit/formats"
+	"github.com/editaudit/editaudit/internal/fsutil"
 )
 
 // Version identifies the converter's output: a change that can move a
@@ -153,15 +154,11 @@ func (c *conv) countedNotes() []string {
 // ConvertFile converts the HWPX file in to the ODT file out, written
 // whole or not at all (a temporary file in out's folder, renamed).
 func ConvertFile(ctx context.Context, in, out string, opt Options) (*Result, error) {
-	f, err := os.Open(in)
+	f, st, err := fsutil.OpenRegular(in) // a FIFO is refused before it could block the open
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
 	lim := opt.Limits
 	if lim == (formats.Limits{}) {
 		lim = formats.DefaultLimits()
