@@ -211,11 +211,11 @@ func newGapScorer(before, after []PageSig, o AlignOptions) *gapScorer {
 	g := &gapScorer{before: before, after: after, o: o}
 	g.lb = make([][]uint64, len(before))
 	for i, s := range before {
-		g.lb[i] = sortedLines(s.bandLines(o.Bands))
+		g.lb[i] = sortedCopy(s.bandLines(o.Bands))
 	}
 	g.la = make([][]uint64, len(after))
 	for i, s := range after {
-		g.la[i] = sortedLines(s.bandLines(o.Bands))
+		g.la[i] = sortedCopy(s.bandLines(o.Bands))
 	}
 	return g
 }
@@ -230,7 +230,7 @@ const maxGapDist = 50
 func (g *gapScorer) dist(i, j int) int {
 	lb, la := g.lb[i], g.la[j]
 	if len(lb) >= minLinesForText && len(la) >= minLinesForText {
-		shared := 100 * commonLines(lb, la) / max(len(lb), len(la))
+		shared := 100 * commonSorted(lb, la) / max(len(lb), len(la))
 		return min(100, maxGapDist+g.o.MinShared-shared)
 	}
 	d := g.before[i].PHashDistance(g.after[j])

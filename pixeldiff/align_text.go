@@ -28,8 +28,6 @@ package pixeldiff
 // Finally a deleted and an inserted page whose text lines are mostly the
 // same are one moved page (swapped slides whose slide numbers differ).
 
-import "slices"
-
 // LabelReflowed marks a page that is neither inserted nor deleted although
 // it has no partner: its content survives on other pages (an edited page
 // holding only moved original lines — the overflow at the end of a
@@ -312,14 +310,14 @@ func (g *textGaps) pairMovedText(seq []Pair) []Pair {
 		if !lone || p.After == 0 || len(g.la[p.After-1].ids) == 0 {
 			continue
 		}
-		la := sortedIDs(g.la[p.After-1].ids)
+		la := sortedCopy(g.la[p.After-1].ids)
 		best, bk := 0, -1
 		for _, dk := range del {
 			if drop[dk] {
 				continue
 			}
-			lb := sortedIDs(g.lb[seq[dk].Before-1].ids)
-			n := commonIDs(lb, la)
+			lb := sortedCopy(g.lb[seq[dk].Before-1].ids)
+			n := commonSorted(lb, la)
 			if 100*n >= g.o.MinShared*max(len(lb), len(la)) && n > best {
 				best, bk = n, dk
 			}
@@ -345,11 +343,11 @@ func (g *textGaps) pairMovedText(seq []Pair) []Pair {
 // similar reports whether original page b and edited page a (1-based)
 // share at least MinShared percent of the larger one's text lines.
 func (g *textGaps) similar(b, a int) bool {
-	lb, la := sortedIDs(g.lb[b-1].ids), sortedIDs(g.la[a-1].ids)
+	lb, la := sortedCopy(g.lb[b-1].ids), sortedCopy(g.la[a-1].ids)
 	if len(lb) == 0 || len(la) == 0 {
 		return false
 	}
-	return 100*commonIDs(lb, la) >= g.o.MinShared*max(len(lb), len(la))
+	return 100*commonSorted(lb, la) >= g.o.MinShared*max(len(lb), len(la))
 }
 
 // swapInPlace turns two changed pairs in place whose pages traded content
@@ -384,28 +382,4 @@ func (g *textGaps) swapInPlace(seq []Pair) []Pair {
 func (g *textGaps) movedPair(b, a int) Pair {
 	return Pair{Before: b, After: a, Label: LabelChanged, Moved: true,
 		MarginsOnly: g.before[b-1].Masked(g.o.Bands) == g.after[a-1].Masked(g.o.Bands) && g.before[b-1].Full != g.after[a-1].Full}
-}
-
-func sortedIDs(ids []int32) []int32 {
-	out := slices.Clone(ids)
-	slices.Sort(out)
-	return out
-}
-
-// commonIDs counts the ids two sorted multisets share.
-func commonIDs(a, b []int32) int {
-	n := 0
-	for i, j := 0, 0; i < len(a) && j < len(b); {
-		switch {
-		case a[i] == b[j]:
-			n++
-			i++
-			j++
-		case a[i] < b[j]:
-			i++
-		default:
-			j++
-		}
-	}
-	return n
 }

@@ -1,6 +1,7 @@
 package pixeldiff
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/binary"
@@ -181,15 +182,15 @@ func (s PageSig) textIdx(b Bands) []int {
 	return out
 }
 
-// sortedLines returns a sorted copy of lines.
-func sortedLines(l []uint64) []uint64 {
+// sortedCopy returns a sorted copy of l.
+func sortedCopy[T cmp.Ordered](l []T) []T {
 	out := slices.Clone(l)
 	slices.Sort(out)
 	return out
 }
 
-// commonLines counts the lines two sorted multisets share.
-func commonLines(a, b []uint64) int {
+// commonSorted counts the elements two sorted multisets share.
+func commonSorted[T cmp.Ordered](a, b []T) int {
 	n := 0
 	for i, j := 0, 0; i < len(a) && j < len(b); {
 		switch {

@@ -44,8 +44,8 @@ func TestSignature(t *testing.T) {
 	}
 	// Pages of text are told apart by their lines.
 	shared := func(x, y PageSig) int {
-		lx, ly := sortedLines(x.bandLines(b)), sortedLines(y.bandLines(b))
-		return 100 * commonLines(lx, ly) / max(len(lx), len(ly))
+		lx, ly := sortedCopy(x.bandLines(b)), sortedCopy(y.bandLines(b))
+		return 100 * commonSorted(lx, ly) / max(len(lx), len(ly))
 	}
 	if n := len(s3.Lines); n < 50 {
 		t.Fatalf("%d lines on a page of text", n)
