@@ -522,10 +522,15 @@ func (p *Pool) runWarm(w *worker, j *job) outcome {
 			}
 			proc.uses++
 			proc.lastUsed = time.Now()
-			if proc.uses >= p.opts.RestartAfter {
-				p.stopWarm(w)
-				w.replace = true
-			} else if _, rss, ok := usage(); ok && rss > p.opts.MaxRSS/2 {
+			// The cap holds however fast the conversion was: a reply from a
+			// LibreOffice above it is the same as being caught above it by
+			// the ticker (a small document can finish between two ticks).
+			_, rss, rssOK := usage()
+			if rssOK && rss > p.opts.MaxRSS {
+				os.Remove(pdf)
+				return killed(overCap(rss, p.opts.MaxRSS))
+			}
+			if proc.uses >= p.opts.RestartAfter || rssOK && rss > p.opts.MaxRSS/2 {
 				p.stopWarm(w)
 				w.replace = true
 			}
@@ -557,12 +562,18 @@ func (p *Pool) runWarm(w *worker, j *job) outcome {
 				return killed(context.Canceled)
 			}
 			if _, rss, ok := usage(); ok && rss > p.opts.MaxRSS {
-				return killed(&RenderError{Reason: ReasonTooLarge, Quarantined: true, Detail: fmt.Sprintf(
-					"LibreOffice used %d MiB converting it, over the %d MiB cap; killed", rss>>20, p.opts.MaxRSS>>20)})
+				return killed(overCap(rss, p.opts.MaxRSS))
 			}
 		case <-p.ctx.Done():
 			p.stopWarm(w)
 			return outcome{err: ErrClosed}
 		}
 	}
+}
+
+// overCap is the failure of a document whose conversion took a warm
+// LibreOffice above PoolOptions.MaxRSS.
+func overCap(rss, limit int64) *RenderError {
+	return &RenderError{Reason: ReasonTooLarge, Quarantined: true, Detail: fmt.Sprintf(
+		"LibreOffice used %d MiB converting it, over the %d MiB cap; killed", rss>>20, limit>>20)}
 }
