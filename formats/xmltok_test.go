@@ -23,6 +23,8 @@ import (
 
 	"golang.org/x/text/encoding/unicode"
 	"golang.org/x/text/transform"
+
+	"github.com/editaudit/editaudit/internal/testdoc"
 )
 
 type lNop struct{}
@@ -967,12 +969,8 @@ func (h *reuseHandler) Text(*Element, []byte) {}
 // corpusXMLParts calls fn with every XML part of every file in
 // $EDITAUDIT_CORPUS/{docx,pptx,xlsx,hwpx} (skips without it).
 func corpusXMLParts(t testing.TB, fn func(name string, data []byte)) {
-	dir := os.Getenv("EDITAUDIT_CORPUS")
-	if dir == "" {
-		t.Skip("EDITAUDIT_CORPUS not set")
-	}
 	for _, sub := range []string{"docx", "pptx", "xlsx", "hwpx"} {
-		files, _ := filepath.Glob(filepath.Join(dir, sub, "*"))
+		files := testdoc.CorpusGlob(t, sub+"/*")
 		for _, file := range files {
 			zr, err := zip.OpenReader(file)
 			if err != nil {

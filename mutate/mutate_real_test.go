@@ -23,11 +23,7 @@ func TestMutationsOnRealFiles(t *testing.T) {
 	root := testdoc.Corpus(t)
 	var files []string
 	for _, d := range []string{"docx", "pptx", "xlsx", "hwpx"} {
-		fs, err := filepath.Glob(filepath.Join(root, d, "*"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, fs...)
+		files = append(files, testdoc.CorpusGlob(t, d+"/*")...)
 	}
 	if len(files) == 0 {
 		t.Fatalf("no files under %s", root)

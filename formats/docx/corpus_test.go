@@ -100,7 +100,7 @@ func TestCorpusCounts(t *testing.T) {
 // each.
 func TestCorpusHealthyDocx(t *testing.T) {
 	dir := corpusDir(t)
-	files, _ := filepath.Glob(filepath.Join(dir, "docx", "*"))
+	files := testdoc.CorpusGlob(t, "docx/*")
 	if len(files) == 0 {
 		t.Fatalf("no files in %s/docx", dir)
 	}
@@ -138,7 +138,7 @@ func TestCorpusBrokenDocx(t *testing.T) {
 		"oxsdk_5Errors.docx":       {docx.CodePropOrder}, // w:pPr in w:pPr, a second w:rPr in a run
 		"poi_MultipleBodyBug.docx": {docx.CodeMultipleBody},
 	}
-	files, _ := filepath.Glob(filepath.Join(dir, "broken", "*.do[ct][xm]"))
+	files := testdoc.CorpusGlob(t, "broken/*.do[ct][xm]")
 	if len(files) == 0 {
 		t.Fatalf("no Word files in %s/broken", dir)
 	}

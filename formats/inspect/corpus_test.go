@@ -21,7 +21,7 @@ func corpusDir(t *testing.T) string {
 func TestCorpusHealthy(t *testing.T) {
 	dir := corpusDir(t)
 	for _, sub := range []string{"docx", "pptx", "xlsx", "hwpx"} {
-		files, _ := filepath.Glob(filepath.Join(dir, sub, "*"))
+		files := testdoc.CorpusGlob(t, sub+"/*")
 		if len(files) == 0 {
 			t.Fatalf("no files in %s/%s", dir, sub)
 		}
@@ -46,7 +46,6 @@ func TestCorpusHealthy(t *testing.T) {
 // TestCorpusBroken: every file in broken/ gets at least one finding that
 // names what is wrong; the hard-broken ones are fatal.
 func TestCorpusBroken(t *testing.T) {
-	dir := corpusDir(t)
 	want := map[string]string{ // file → a code that must be among the findings
 		"openpyxl_null_file.xlsx":          formats.CodeZipEmpty,
 		"excelize_encryptAES.xlsx":         formats.CodeZipEncrypted,
@@ -68,7 +67,7 @@ func TestCorpusBroken(t *testing.T) {
 	// Not fatal: relationships to a missing image that nothing uses (Word
 	// ignores them, python-docx#1219; VALIDATION.md).
 	notFatal := map[string]bool{"poi_60316b.dotx": true}
-	files, _ := filepath.Glob(filepath.Join(dir, "broken", "*"))
+	files := testdoc.CorpusGlob(t, "broken/*")
 	for _, f := range files {
 		base := filepath.Base(f)
 		rep, err := File(context.Background(), f, Options{})

@@ -272,6 +272,26 @@ func CorpusFile(tb testing.TB, rel string) string {
 	return p
 }
 
+// CorpusGlob returns the corpus files matching pattern (a filepath.Match
+// pattern relative to $EDITAUDIT_CORPUS, e.g. "docx/*"), sorted, without
+// hidden files: an editor's lock file (LibreOffice's ".~lock.x.docx#",
+// Word's "~$x.docx" is not hidden and stays) or a ".DS_Store" beside the
+// documents is not a document of the corpus.
+func CorpusGlob(tb testing.TB, pattern string) []string {
+	tb.Helper()
+	all, err := filepath.Glob(filepath.Join(Corpus(tb), filepath.FromSlash(pattern)))
+	if err != nil {
+		tb.Fatalf("corpus glob %q: %v", pattern, err)
+	}
+	var out []string
+	for _, f := range all {
+		if !strings.HasPrefix(filepath.Base(f), ".") {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // Tool returns the path of the program name on PATH, skipping (or failing
 // under CI) when it is not installed.
 func Tool(tb testing.TB, name string) string {
