@@ -392,33 +392,11 @@ func TestPoolHangingConverter(t *testing.T) {
 	}
 }
 
-// onePagePDF writes a valid one-page PDF (ISO 32000-1 §7.5: header, three
-// objects, cross-reference table, trailer) into the test's temp folder.
+// onePagePDF writes a valid one-page A4 PDF with nothing drawn on it
+// into the test's temp folder.
 func onePagePDF(t *testing.T) string {
 	t.Helper()
-	objs := []string{
-		"<</Type/Catalog/Pages 2 0 R>>",
-		"<</Type/Pages/Kids[3 0 R]/Count 1>>",
-		"<</Type/Page/Parent 2 0 R/MediaBox[0 0 595 842]>>",
-	}
-	var b strings.Builder
-	b.WriteString("%PDF-1.4\n")
-	offs := make([]int, len(objs))
-	for i, o := range objs {
-		offs[i] = b.Len()
-		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
-	}
-	xref := b.Len()
-	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
-	for _, off := range offs {
-		fmt.Fprintf(&b, "%010d 00000 n \n", off)
-	}
-	fmt.Fprintf(&b, "trailer\n<</Size %d/Root 1 0 R>>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, xref)
-	p := filepath.Join(t.TempDir(), "one-page.pdf")
-	if err := os.WriteFile(p, []byte(b.String()), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return writeTestPDF(t, filepath.Join(t.TempDir(), "one-page.pdf"), []testPage{{w: 595, h: 842}})
 }
 
 // TestPoolFaults: a converter that crashes (SIGSEGV, no PDF), one that
