@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/editaudit/editaudit/formats"
 	"github.com/editaudit/editaudit/internal/testdoc"
 )
 
@@ -57,6 +58,17 @@ func TestStoreKeepsDocument(t *testing.T) {
 	}
 	if _, err := st.Document(key); err != nil {
 		t.Errorf("document not kept again on a hit: %v", err)
+	}
+	// A file over the size limit is never read into memory to be kept.
+	big, err := OpenStore(filepath.Join(dir, "store2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := big.Snapshot(context.Background(), path, key, Options{Limits: formats.Limits{MaxFileSize: 16}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := big.Document(key); !errors.Is(err, ErrNotFound) {
+		t.Errorf("a document over the size limit was kept: %v", err)
 	}
 	if err := st.PutDocument(key, []byte("other bytes")); err == nil {
 		t.Error("PutDocument accepted bytes that do not match the key")

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/editaudit/editaudit/formats"
 	"github.com/editaudit/editaudit/internal/fsutil"
 )
 
@@ -165,7 +166,7 @@ func (s *Store) Snapshot(ctx context.Context, path, sha string, opts Options) (s
 	key := sha + "-" + ToolchainKey(ctx, opts.Renderer)
 	snap, err = s.Cached(ctx, path, sha, opts)
 	if err == nil {
-		s.keepDocument(path, sha, opts.Data)
+		s.keepDocument(path, sha, opts)
 		return snap, true, nil
 	} else if !errors.Is(err, ErrNotFound) {
 		return nil, false, err
@@ -183,7 +184,7 @@ func (s *Store) Snapshot(ctx context.Context, path, sha string, opts Options) (s
 	if err := s.Put(snap); err != nil {
 		return snap, false, nil // a store that cannot be written is not fatal
 	}
-	s.keepDocument(path, sha, opts.Data)
+	s.keepDocument(path, sha, opts)
 	return snap, false, nil
 }
 
@@ -195,18 +196,24 @@ func sha256Hex(b []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// keepDocument stores the original's bytes (data, or the file at path)
-// beside its snapshots unless the store has them; a failure only means a
-// later audit by sha256 alone has to send the original again.
-func (s *Store) keepDocument(path, sha string, data []byte) {
+// keepDocument stores the original's bytes (opts.Data, or the file at
+// path, read only as a regular file within opts.Limits' file size) beside
+// its snapshots unless the store has them; a failure only means a later
+// audit by sha256 alone has to send the original again.
+func (s *Store) keepDocument(path, sha string, opts Options) {
 	if !validSHA(sha) {
 		return
 	}
 	if st, err := os.Stat(s.documentPath(sha)); err == nil && st.Mode().IsRegular() {
 		return
 	}
+	data := opts.Data
 	if data == nil {
-		b, err := os.ReadFile(path)
+		max := opts.Limits.MaxFileSize
+		if max <= 0 {
+			max = formats.DefaultLimits().MaxFileSize
+		}
+		b, err := fsutil.ReadRegular(path, max)
 		if err != nil {
 			return
 		}
