@@ -1,6 +1,7 @@
 package pixeldiff
 
 import (
+	"bytes"
 	"image"
 	"image/color"
 
@@ -95,8 +96,14 @@ func Composite(before, after *Raster, boxesBefore, boxesAfter [][4]int, o Compos
 				int(float64(b[2])*sx+0.999), int(float64(b[3])*sy+0.999))
 		}
 	}
-	place(before, boxesBefore, 0, sbw, sbh)
+	// The two halves are side by side (disjoint columns): drawn at once.
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		place(before, boxesBefore, 0, sbw, sbh)
+	}()
 	place(after, boxesAfter, sbw+compositeGutter, saw, sah)
+	<-done
 	if label > 0 {
 		drawLabel(out, 4, o.LabelBefore)
 		drawLabel(out, sbw+compositeGutter+4, o.LabelAfter)
@@ -189,8 +196,18 @@ func scaleArea(src *Raster, w, h int) *Raster {
 	if w == src.W && h == src.H {
 		return &Raster{W: w, H: h, Pix: append([]byte(nil), src.Pix...)}
 	}
-	xs := areaWeights(src.W, w)
+	xs := flatWeights(areaWeights(src.W, w))
 	ys := areaWeights(src.H, h)
+	stride := src.Stride()
+	// Rows of one colour (the margins and the space between text lines,
+	// most of a page) scale to that colour exactly, since each output
+	// pixel's weights sum to 1: an output row all of whose source rows
+	// are of the same colour is that colour, without the two passes.
+	uniform := make([]bool, src.H)
+	for y := range uniform {
+		row := src.Pix[y*stride : (y+1)*stride]
+		uniform[y] = len(row) < 3 || bytes.Equal(row[3:], row[:len(row)-3])
+	}
 	// Horizontal pass, one source row at a time, as the vertical pass
 	// asks for it (8 fractional bits: at most 255<<8, a uint16). Output
 	// rows use source rows in increasing order and only a few each, so a
@@ -205,7 +222,6 @@ func scaleArea(src *Raster, w, h int) *Raster {
 	for k := range rows {
 		rows[k], rowOf[k] = make([]uint16, 3*w), -1
 	}
-	stride := src.Stride()
 	scaled := func(y int) []uint16 {
 		k := y % ring
 		out := rows[k]
@@ -214,35 +230,150 @@ func scaleArea(src *Raster, w, h int) *Raster {
 		}
 		rowOf[k] = y
 		row := src.Pix[y*stride : (y+1)*stride]
-		for x, ws := range xs {
-			var r, g, b uint64
-			for _, c := range ws {
-				i := 3 * c.i
-				r += uint64(c.w) * uint64(row[i])
-				g += uint64(c.w) * uint64(row[i+1])
-				b += uint64(c.w) * uint64(row[i+2])
+		if xs.three != nil { // at most three source pixels per output pixel
+			taps := xs.three
+			for x0 := 0; x0 < len(taps); x0 += 16 {
+				x1 := min(len(taps), x0+16)
+				// A run of 16 output pixels over source pixels of one
+				// colour (the white between words and around a table's
+				// rules) is that colour, at memory speed.
+				if span := row[3*taps[x0].i : 3*taps[x1-1].k+3]; bytes.Equal(span[3:], span[:len(span)-3]) {
+					c0, c1, c2 := uint16(span[0])<<8, uint16(span[1])<<8, uint16(span[2])<<8
+					o := out[3*x0 : 3*x1]
+					for k := 0; k < len(o); k += 3 {
+						o[k], o[k+1], o[k+2] = c0, c1, c2
+					}
+					continue
+				}
+				for x := x0; x < x1; x++ {
+					t := &taps[x]
+					p, q, u := row[3*t.i:3*t.i+3:3*t.i+3], row[3*t.j:3*t.j+3:3*t.j+3], row[3*t.k:3*t.k+3:3*t.k+3]
+					o := out[3*x : 3*x+3 : 3*x+3]
+					o[0] = uint16((t.a*uint32(p[0]) + t.b*uint32(q[0]) + t.c*uint32(u[0])) >> 8)
+					o[1] = uint16((t.a*uint32(p[1]) + t.b*uint32(q[1]) + t.c*uint32(u[1])) >> 8)
+					o[2] = uint16((t.a*uint32(p[2]) + t.b*uint32(q[2]) + t.c*uint32(u[2])) >> 8)
+				}
 			}
-			out[3*x], out[3*x+1], out[3*x+2] = uint16(r>>8), uint16(g>>8), uint16(b>>8)
+			return out
+		}
+		for x := 0; x < w; x++ {
+			// Sums of at most 65536 × 255: a uint32.
+			var r, g, b uint32
+			for j := xs.off[x]; j < xs.off[x+1]; j++ {
+				i, c := 3*int(xs.idx[j]), xs.w[j]
+				p := row[i : i+3 : i+3]
+				r += c * uint32(p[0])
+				g += c * uint32(p[1])
+				b += c * uint32(p[2])
+			}
+			o := out[3*x : 3*x+3 : 3*x+3]
+			o[0], o[1], o[2] = uint16(r>>8), uint16(g>>8), uint16(b>>8)
 		}
 		return out
 	}
 	// Vertical pass.
 	dst := &Raster{W: w, H: h, Pix: make([]byte, 3*w*h)}
-	acc := make([]uint64, 3*w)
+	acc := make([]uint32, 3*w)
 	for y, ws := range ys {
+		out := dst.Pix[3*w*y : 3*w*(y+1)]
+		if c, ok := sameColour(src, uniform, ws); ok {
+			for k := 0; k < len(out); k += 3 {
+				out[k], out[k+1], out[k+2] = c[0], c[1], c[2]
+			}
+			continue
+		}
+		// Sums of at most 65536 × (255<<8) < 2³²: a uint32. 16 bits of
+		// weight in each pass, 8 kept after the first.
+		if len(ws) == 2 || len(ws) == 3 { // every row of a downscale by less than 2
+			a, b, c := scaled(ws[0].i), scaled(ws[1].i), []uint16(nil)
+			wa, wb, wc := ws[0].w, ws[1].w, uint32(0)
+			if len(ws) == 3 {
+				c, wc = scaled(ws[2].i), ws[2].w
+			} else {
+				c = a // weight 0
+			}
+			a, b, c = a[:len(out)], b[:len(out)], c[:len(out)]
+			for k := range out {
+				out[k] = byte(min(255, (uint64(wa*uint32(a[k])+wb*uint32(b[k])+wc*uint32(c[k]))+(1<<23))>>24))
+			}
+			continue
+		}
 		clear(acc)
 		for _, c := range ws {
 			for k, v := range scaled(c.i) {
-				acc[k] += uint64(c.w) * uint64(v)
+				acc[k] += c.w * uint32(v)
 			}
 		}
-		out := dst.Pix[3*w*y : 3*w*(y+1)]
 		for k, v := range acc {
-			// 16 bits of weight in each pass, 8 kept after the first.
-			out[k] = byte(min(255, (v+(1<<23))>>24))
+			out[k] = byte(min(255, (uint64(v)+(1<<23))>>24))
 		}
 	}
 	return dst
+}
+
+// sameColour reports whether the source rows of ws are all of one colour
+// and the same one, and which.
+func sameColour(src *Raster, uniform []bool, ws []areaWeight) ([3]byte, bool) {
+	var c [3]byte
+	if src.W == 0 {
+		return c, false
+	}
+	stride := src.Stride()
+	for k, a := range ws {
+		if !uniform[a.i] {
+			return c, false
+		}
+		p := src.Pix[a.i*stride : a.i*stride+3]
+		if k == 0 {
+			c = [3]byte{p[0], p[1], p[2]}
+		} else if p[0] != c[0] || p[1] != c[1] || p[2] != c[2] {
+			return c, false
+		}
+	}
+	return c, len(ws) > 0
+}
+
+// flatAreaWeights is areaWeights in three flat arrays: output pixel o takes
+// the source pixels idx[off[o]:off[o+1]] with weights w[off[o]:off[o+1]].
+// When no output pixel takes more than three source pixels (a downscale by
+// less than 2, the composite's usual case), three holds them as triples too.
+type flatAreaWeights struct {
+	off   []int
+	idx   []int32
+	w     []uint32
+	three []threeTaps
+}
+
+// threeTaps is an output pixel of source pixels i, j, k with weights a, b,
+// c (fewer source pixels: the last repeated with weight 0).
+type threeTaps struct {
+	i, j, k int
+	a, b, c uint32
+}
+
+func flatWeights(ws [][]areaWeight) flatAreaWeights {
+	f := flatAreaWeights{off: make([]int, 1, len(ws)+1), three: make([]threeTaps, 0, len(ws))}
+	for _, o := range ws {
+		for _, a := range o {
+			f.idx = append(f.idx, int32(a.i))
+			f.w = append(f.w, a.w)
+		}
+		f.off = append(f.off, len(f.idx))
+		if f.three == nil {
+			continue
+		}
+		switch len(o) {
+		case 1:
+			f.three = append(f.three, threeTaps{o[0].i, o[0].i, o[0].i, o[0].w, 0, 0})
+		case 2:
+			f.three = append(f.three, threeTaps{o[0].i, o[1].i, o[1].i, o[0].w, o[1].w, 0})
+		case 3:
+			f.three = append(f.three, threeTaps{o[0].i, o[1].i, o[2].i, o[0].w, o[1].w, o[2].w})
+		default:
+			f.three = nil
+		}
+	}
+	return f
 }
 
 // areaWeight is one source pixel's share of an output pixel, in 1/65536.

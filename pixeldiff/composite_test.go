@@ -1,6 +1,8 @@
 package pixeldiff
 
 import (
+	"bytes"
+	"math/rand"
 	"testing"
 )
 
@@ -97,6 +99,73 @@ func TestScaleArea(t *testing.T) {
 	for _, v := range scaleArea(u, 776, 1097).Pix {
 		if v != 0x5a {
 			t.Fatalf("uniform page scaled to %d", v)
+		}
+	}
+}
+
+// scaleAreaRef is the plain two-pass area filter (64-bit sums, every row
+// scaled) that scaleArea must equal byte for byte.
+func scaleAreaRef(src *Raster, w, h int) *Raster {
+	xs, ys := areaWeights(src.W, w), areaWeights(src.H, h)
+	stride := src.Stride()
+	tmp := make([]uint64, 3*w*src.H)
+	for y := 0; y < src.H; y++ {
+		for x, ws := range xs {
+			for _, c := range ws {
+				for k := 0; k < 3; k++ {
+					tmp[3*(y*w+x)+k] += uint64(c.w) * uint64(src.Pix[y*stride+3*c.i+k])
+				}
+			}
+		}
+	}
+	dst := NewRaster(w, h)
+	for y, ws := range ys {
+		for k := 0; k < 3*w; k++ {
+			var v uint64
+			for _, c := range ws {
+				v += uint64(c.w) * (tmp[3*w*c.i+k] >> 8)
+			}
+			dst.Pix[3*w*y+k] = byte(min(255, (v+(1<<23))>>24))
+		}
+	}
+	return dst
+}
+
+// TestScaleAreaExact: the fast paths of scaleArea (rows of one colour,
+// 32-bit sums) give exactly the plain filter's bytes, on a text page, on
+// noise, on coloured uniform bands, for down- and upscaling.
+func TestScaleAreaExact(t *testing.T) {
+	text := synthPage(827, 1169, 7, 2)
+	noise := NewRaster(211, 157)
+	rng := rand.New(rand.NewSource(3))
+	rng.Read(noise.Pix)
+	bands := NewRaster(300, 200)
+	fillRect(bands, 0, 0, 300, 200, 0xff)
+	fillRect(bands, 0, 40, 300, 90, 0x33)
+	fillRect(bands, 0, 91, 300, 120, 0x00)
+	for i := 3 * 300 * 130; i < 3*300*160; i += 3 {
+		bands.Pix[i], bands.Pix[i+1], bands.Pix[i+2] = 0x10, 0x80, 0xf0
+	}
+	for _, tc := range []struct {
+		name string
+		r    *Raster
+		w, h int
+	}{
+		{"text-composite", text, 784, 1108},
+		{"text-third", text, 275, 389},
+		{"noise-down", noise, 100, 77},
+		{"noise-up", noise, 500, 400},
+		{"bands", bands, 97, 61},
+		{"bands-up", bands, 640, 437},
+	} {
+		got, want := scaleArea(tc.r, tc.w, tc.h), scaleAreaRef(tc.r, tc.w, tc.h)
+		if !bytes.Equal(got.Pix, want.Pix) {
+			for i := range got.Pix {
+				if got.Pix[i] != want.Pix[i] {
+					t.Errorf("%s: byte %d (pixel %d,%d) = %d, want %d", tc.name, i, i/3%tc.w, i/3/tc.w, got.Pix[i], want.Pix[i])
+					break
+				}
+			}
 		}
 	}
 }

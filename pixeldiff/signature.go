@@ -346,9 +346,22 @@ func perceptualHash(r *Raster, top, bottom int) uint64 {
 		xbin[x] = x * n / r.W
 	}
 	stride := r.Stride()
+	// Rows of one colour (most of a page) add their luma once per cell.
+	var xcnt [n]uint64
+	for _, b := range xbin {
+		xcnt[b]++
+	}
 	for y := 0; y < h; y++ {
 		row := r.Pix[(top+y)*stride : (top+y+1)*stride]
 		by := (y * n / h) * n
+		if oneColour(row) {
+			l := 299*uint64(row[0]) + 587*uint64(row[1]) + 114*uint64(row[2])
+			for b, c := range xcnt {
+				sum[by+b] += l * c
+				cnt[by+b] += uint32(c)
+			}
+			continue
+		}
 		for x := 0; x < r.W; x++ {
 			i := 3 * x
 			// Rec. 601 luma in integers.
