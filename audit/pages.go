@@ -70,7 +70,7 @@ func comparePages(ctx context.Context, r *render.Renderer, snap *baseline.Snapsh
 	diffs := map[int]pixeldiff.Diff{}
 	copts := opts.Compare
 	copts.Bands = bands
-	before := newPageSource(r, snap.PDF(), sp.Sizes, nil)
+	before := originalPages(r, snap)
 	after := newPageSource(r, ep.PDFPath(), ep.Sizes, ep.Kept())
 	for start := 0; start < len(todo); start += compareChunk {
 		chunk := todo[start:min(len(todo), start+compareChunk)]
@@ -150,11 +150,19 @@ const keptPages = compareChunk
 // from signing and pages drawn before (up to keptPages) are handed out
 // again instead of drawn again, and pages are drawn in ranges without
 // asking the rasterizer for their sizes, which the signing recorded.
+//
+// The original's pages are also looked up in, and put into, the
+// renderer's page cache by their signatures (sigs): an agent's next edit
+// of the same original is compared with them without drawing them again.
+// A page drawn here is put under the signature the snapshot recorded for
+// it: the same PDF drawn by the same rasterizer (the store hands out a
+// snapshot only for the renderer's toolchain) gives the same pixels.
 type pageSource struct {
 	r     *render.Renderer
 	pdf   string
 	sizes [][2]float64
 	have  map[int]*pixeldiff.Raster
+	sigs  []pixeldiff.PageSig // an original's: its pages are cached
 }
 
 func newPageSource(r *render.Renderer, pdf string, sizes [][2]float64, kept map[int]*pixeldiff.Raster) *pageSource {
@@ -165,12 +173,34 @@ func newPageSource(r *render.Renderer, pdf string, sizes [][2]float64, kept map[
 	return &pageSource{r: r, pdf: pdf, sizes: sizes, have: have}
 }
 
+// originalPages is the pageSource of an original's stored PDF, through
+// the renderer's page cache.
+func originalPages(r *render.Renderer, snap *baseline.Snapshot) *pageSource {
+	s := newPageSource(r, snap.PDF(), snap.Pages.Sizes, nil)
+	s.sigs = snap.Pages.Sigs
+	return s
+}
+
+// cached returns page p from the page cache (nil when not there).
+func (s *pageSource) cached(p int) *pixeldiff.Raster {
+	if s.sigs == nil || p < 1 || p > len(s.sigs) {
+		return nil
+	}
+	return s.r.Pages.Get(s.sigs[p-1].Full)
+}
+
 // get returns the rasters of pages (1-based).
 func (s *pageSource) get(ctx context.Context, pages []int) (map[int]*pixeldiff.Raster, error) {
 	m := map[int]*pixeldiff.Raster{}
 	var missing []int
 	for _, p := range pages {
-		if ra := s.have[p]; ra != nil {
+		ra := s.have[p]
+		if ra == nil {
+			if ra = s.cached(p); ra != nil && len(s.have) < keptPages {
+				s.have[p] = ra
+			}
+		}
+		if ra != nil {
 			m[p] = ra
 		} else {
 			missing = append(missing, p)
@@ -183,6 +213,9 @@ func (s *pageSource) get(ctx context.Context, pages []int) (map[int]*pixeldiff.R
 		m[page] = ra
 		if len(s.have) < keptPages {
 			s.have[page] = ra
+		}
+		if s.sigs != nil && page >= 1 && page <= len(s.sigs) {
+			s.r.Pages.Put(s.sigs[page-1].Full, ra)
 		}
 		return nil
 	}

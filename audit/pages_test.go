@@ -1,10 +1,12 @@
 package audit_test
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -67,5 +69,29 @@ func TestPagesDrawnOnce(t *testing.T) {
 	}
 	if count["pdftoppm"] != 2 || count["pdfinfo"] != 1 {
 		t.Errorf("rasterizer runs %v, want pdftoppm twice (the edited file, the original's changed page) and pdfinfo once", count)
+	}
+
+	// With a page cache (what render.New gives every Renderer) the
+	// original's changed page is drawn by the first audit that compares it
+	// and taken from the cache by the next: one pdftoppm run (the edited
+	// file), and the same pages, boxes and images as without the cache.
+	counting.Pages = render.NewPageCache(render.DefaultPageCacheBytes)
+	for round := 1; round <= 2; round++ {
+		os.Remove(log)
+		cached, err := audit.Files(context.Background(), o, e, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := os.ReadFile(log)
+		if want, got := 3-round, strings.Count(string(b), "pdftoppm"); got != want {
+			t.Errorf("round %d with the page cache: pdftoppm ran %d times, want %d", round, got, want)
+		}
+		if !reflect.DeepEqual(cached.Pages.Changed, res.Pages.Changed) || len(cached.Pages.Shown) != 1 ||
+			!bytes.Equal(cached.Pages.Shown[0].JPEG, res.Pages.Shown[0].JPEG) {
+			t.Errorf("round %d with the page cache: pages %+v, want %+v and the same image", round, cached.Pages.Changed, res.Pages.Changed)
+		}
+	}
+	if st := counting.Pages.Stats(); st.Hits != 1 || st.Pages != 1 {
+		t.Errorf("page cache %+v, want the original's changed page kept and found once", st)
 	}
 }

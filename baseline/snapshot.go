@@ -185,7 +185,9 @@ func inspectDoc(ctx context.Context, path string, opts Options) (*formats.Report
 // bands nil detects the document's own bands (an original); an edited file
 // passes its original's bands.
 func RenderPages(ctx context.Context, r *render.Renderer, path string, f formats.Format, bands *pixeldiff.Bands) (Pages, error) {
-	return RenderPagesWith(ctx, r, path, f, render.SignOptions{Bands: bands})
+	// An original's pages go into the renderer's page cache: its edits'
+	// audits compare their changed pages with them.
+	return RenderPagesWith(ctx, r, path, f, render.SignOptions{Bands: bands, Cache: bands == nil})
 }
 
 // RenderPagesWith is RenderPages with the signing options: the bands, and

@@ -152,6 +152,9 @@ type SignOptions struct {
 	// raster in PDFPages.Kept, up to MaxKept pages (the first ones asked).
 	Keep    func(page int, sig pixeldiff.PageSig) bool
 	MaxKept int
+	// Cache puts every page signed into the Renderer's page cache (an
+	// original, whose pages its edits' audits draw again).
+	Cache bool
 }
 
 // RenderSigs converts docPath to PDF through the converter (or takes its
@@ -189,38 +192,79 @@ func (r *Renderer) Sign(ctx context.Context, docPath string, o SignOptions) (*PD
 	} else {
 		out.Bands = *o.Bands
 	}
+	// The text layer is read beside the rasterizing (both only read the
+	// PDF; on two cores the wall time of the slower, not of both).
+	type textLayer struct {
+		texts []*pixeldiff.PageText
+		err   error
+	}
+	tctx, tcancel := context.WithCancel(ctx)
+	defer tcancel()
+	textDone := make(chan textLayer, 1)
+	go func() {
+		texts, err := TextLayer(tctx, pdf, r.dpi())
+		textDone <- textLayer{texts, err}
+	}()
+	// Pages are signed in order by one goroutine while the rasterizer
+	// draws the next ones (it would otherwise wait on its full pipe); at
+	// most two drawn pages wait to be signed.
+	type drawn struct {
+		page int
+		ra   *pixeldiff.Raster
+		w, h float64
+	}
+	toSign := make(chan drawn, 2)
+	signed := make(chan struct{})
+	go func() {
+		defer close(signed)
+		for p := range toSign {
+			if d != nil {
+				d.Add(p.ra)
+			}
+			sig := pixeldiff.Signature(p.ra)
+			if o.Cache {
+				r.Pages.Put(sig.Full, p.ra)
+			}
+			out.Sigs = append(out.Sigs, sig)
+			out.Sizes = append(out.Sizes, [2]float64{p.w, p.h})
+			if o.Keep != nil && len(out.Kept) < o.MaxKept && o.Keep(p.page, sig) {
+				if out.Kept == nil {
+					out.Kept = map[int]*pixeldiff.Raster{}
+				}
+				out.Kept[p.page] = p.ra
+			}
+		}
+	}()
 	err = r.Raster.Rasterize(ctx, pdf, r.dpi(), func(page int, ra *pixeldiff.Raster, w, h float64) error {
 		if err := tooMany(page); err != nil {
 			return err
 		}
-		if d != nil {
-			d.Add(ra)
+		select {
+		case toSign <- drawn{page, ra, w, h}:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
 		}
-		sig := pixeldiff.Signature(ra)
-		out.Sigs = append(out.Sigs, sig)
-		out.Sizes = append(out.Sizes, [2]float64{w, h})
-		if o.Keep != nil && len(out.Kept) < o.MaxKept && o.Keep(page, sig) {
-			if out.Kept == nil {
-				out.Kept = map[int]*pixeldiff.Raster{}
-			}
-			out.Kept[page] = ra
-		}
-		return nil
 	})
+	close(toSign)
+	<-signed
 	if err == nil && len(out.Sigs) == 0 {
 		err = &RenderError{Doc: docPath, Reason: ReasonZeroPages, Detail: "LibreOffice's PDF has no pages"}
 	}
+	if err != nil {
+		tcancel()
+	}
+	tl := <-textDone // always waited for: no pdftotext outlives Sign
 	if err == nil {
 		// The text layer anchors the alignment of pages by content. When
 		// it cannot be read (pdftotext missing or failing on this PDF),
 		// the signatures go without it and pages align by their pixels.
-		texts, terr := TextLayer(ctx, pdf, r.dpi())
 		switch {
 		case ctx.Err() != nil:
 			err = ctx.Err()
-		case terr == nil && len(texts) == len(out.Sigs):
+		case tl.err == nil && len(tl.texts) == len(out.Sigs):
 			for i := range out.Sigs {
-				out.Sigs[i].Text = texts[i]
+				out.Sigs[i].Text = tl.texts[i]
 			}
 		}
 	}

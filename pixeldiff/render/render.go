@@ -113,6 +113,9 @@ type Renderer struct {
 	DPI       int
 	MaxPages  int
 	Parallel  int
+	// Pages keeps the page rasters of originals drawn by this Renderer
+	// (PageCache); nil keeps none.
+	Pages *PageCache
 
 	tcMu     sync.Mutex
 	tc       Toolchain
@@ -154,6 +157,9 @@ type Config struct {
 	Rasterizer Rasterizer
 	// DPI, MaxPages and Parallel are the Renderer's fields of that name.
 	DPI, MaxPages, Parallel int
+	// PageCacheBytes bounds the Renderer's page cache of originals' page
+	// rasters: 0 is DefaultPageCacheBytes, negative keeps none.
+	PageCacheBytes int
 }
 
 // New is the one constructor of a Renderer used by the library, the
@@ -195,7 +201,11 @@ func New(ctx context.Context, c Config) (*Renderer, error) {
 	if rz == nil {
 		rz = DefaultRasterizer()
 	}
-	r := &Renderer{Converter: conv, Raster: rz, DPI: c.DPI, MaxPages: c.MaxPages, Parallel: c.Parallel}
+	cache := c.PageCacheBytes
+	if cache == 0 {
+		cache = DefaultPageCacheBytes
+	}
+	r := &Renderer{Converter: conv, Raster: rz, DPI: c.DPI, MaxPages: c.MaxPages, Parallel: c.Parallel, Pages: NewPageCache(cache)}
 	if pool, ok := conv.(*Pool); ok {
 		r.cacheDir = pool.opts.CacheDir
 	}
