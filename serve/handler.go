@@ -247,6 +247,8 @@ func (s *Server) metricsText(w http.ResponseWriter, _ *http.Request) {
 	}
 	if s.renderer != nil {
 		g.pool = poolStats(s.renderer.Converter)
+		st := s.renderer.Pages.Stats()
+		g.pages = &st
 	}
 	var b bytes.Buffer
 	_ = s.metrics.write(&b, g)

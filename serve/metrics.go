@@ -69,6 +69,8 @@ type gauges struct {
 	queued, running, ready int64
 	// pool is the converter's own accounting when it keeps one.
 	pool *render.PoolStats
+	// pages is the renderer's page cache (nil: no renderer).
+	pages *render.PageCacheStats
 }
 
 // write writes the exposition text, series in a fixed order.
@@ -129,6 +131,13 @@ func (m *metrics) write(w io.Writer, g gauges) error {
 		fmt.Fprintf(&b, "editaudit_libreoffice_restarts_total %d\n", g.pool.Killed)
 		family("editaudit_libreoffice_cpu_seconds_total", "counter", "User and system CPU time of the LibreOffice processes that have exited.")
 		fmt.Fprintf(&b, "editaudit_libreoffice_cpu_seconds_total %s\n", strconv.FormatFloat(g.pool.CPU.Seconds(), 'g', -1, 64))
+	}
+	if g.pages != nil {
+		family("editaudit_page_cache_lookups_total", "counter", "Originals' pages an audit compared, found in the page cache (hit) or drawn from the stored PDF (miss).")
+		fmt.Fprintf(&b, "editaudit_page_cache_lookups_total{result=\"hit\"} %d\n", g.pages.Hits)
+		fmt.Fprintf(&b, "editaudit_page_cache_lookups_total{result=\"miss\"} %d\n", g.pages.Misses)
+		family("editaudit_page_cache_bytes", "gauge", "Memory held by the page cache of originals' page rasters (packed).")
+		fmt.Fprintf(&b, "editaudit_page_cache_bytes %d\n", g.pages.Bytes)
 	}
 	family("editaudit_queue_depth", "gauge", "Requests admitted and waiting for a worker.")
 	fmt.Fprintf(&b, "editaudit_queue_depth %d\n", g.queued)

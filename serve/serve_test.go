@@ -468,6 +468,7 @@ func TestAuditRendered(t *testing.T) {
 		`editaudit_http_request_duration_seconds_bucket{endpoint="/v1/audit",le="+Inf"} `,
 		`editaudit_verdicts_total{endpoint="/v1/audit",verdict="passed"} `,
 		"editaudit_queue_depth 0", "editaudit_ready 1", "editaudit_libreoffice_restarts_total ",
+		`editaudit_page_cache_lookups_total{result="hit"} `, "editaudit_page_cache_bytes ",
 	} {
 		if !strings.Contains(string(m), want) {
 			t.Errorf("metrics lack %q:\n%s", want, m)
