@@ -293,11 +293,26 @@ func newPool(ctx context.Context, opts PoolOptions, warm bool) (*Pool, error) {
 		workers[i] = w
 	}
 	if ws != nil {
-		// The first warm LibreOffice starts now: a bridge that cannot
-		// reach it is known before any document waits on it (and New
-		// then falls back to the batch pool).
+		// Every worker's LibreOffice starts now, all at once (on two
+		// cores two start-ups take about the wall time of one; started one
+		// after the other, a batch's first documents had one worker). New
+		// waits for the first: a bridge that cannot reach it is known
+		// before any document waits on it (and New then falls back to the
+		// batch pool). A worker whose start fails starts again when it is
+		// given a document.
+		for _, w := range workers[1:] {
+			w.started = make(chan struct{})
+			go func() {
+				defer close(w.started)
+				_ = p.startWarm(p.ctx, w)
+			}()
+		}
 		if err := p.startWarm(ctx, workers[0]); err != nil {
 			p.cancel()
+			for _, w := range workers[1:] {
+				<-w.started
+				p.stopWarm(w)
+			}
 			return fail(err)
 		}
 	}

@@ -32,6 +32,10 @@ type worker struct {
 	// Until then the worker converts with batch runs: its last warm start
 	// failed (warmRetry).
 	batchUntil time.Time
+	// started is closed once the LibreOffice newPool started for this
+	// worker beside the first one is up (or failed to start); nil when
+	// none was.
+	started chan struct{}
 }
 
 // work is a worker's loop: wait for requests, gather a batch, convert it

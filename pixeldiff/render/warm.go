@@ -344,7 +344,10 @@ func (p *Pool) stopWarm(w *worker) {
 func (p *Pool) workWarm(w *worker) {
 	defer p.wg.Done()
 	defer p.stopWarm(w)
-	w.replace = w.proc == nil // the first worker was started by newPool
+	if w.started != nil {
+		<-w.started // started by newPool beside the first worker
+	}
+	w.replace = w.proc == nil // newPool's start failed (or none was made): start one now
 	for {
 		var j *job
 		if !p.whileIdle(func() (ok bool) { j, ok = p.nextWarm(w); return ok }) {
