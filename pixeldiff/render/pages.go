@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"slices"
 	"sort"
 
@@ -235,7 +236,7 @@ func (r *Renderer) Sign(ctx context.Context, docPath string, o SignOptions) (*PD
 			}
 		}
 	}()
-	err = r.Raster.Rasterize(ctx, pdf, r.dpi(), func(page int, ra *pixeldiff.Raster, w, h float64) error {
+	hand := func(page int, ra *pixeldiff.Raster, w, h float64) error {
 		if err := tooMany(page); err != nil {
 			return err
 		}
@@ -245,7 +246,16 @@ func (r *Renderer) Sign(ctx context.Context, docPath string, o SignOptions) (*PD
 		case <-ctx.Done():
 			return ctx.Err()
 		}
-	})
+	}
+	// Alone on the machine (no other document being signed), on more
+	// than one core, the pages are drawn in two halves at once.
+	alone := r.signing.Add(1) == 1 && runtime.NumCPU() > 1
+	if sr, ok := r.Raster.(SplitRasterizer); ok && alone {
+		err = sr.RasterizeSplit(ctx, pdf, r.dpi(), hand)
+	} else {
+		err = r.Raster.Rasterize(ctx, pdf, r.dpi(), hand)
+	}
+	r.signing.Add(-1)
 	close(toSign)
 	<-signed
 	if err == nil && len(out.Sigs) == 0 {

@@ -234,18 +234,9 @@ func (p *Pdftoppm) rasterize(ctx context.Context, pdfPath string, dpi, first, la
 	if err := checkRange(first, last); err != nil {
 		return err
 	}
-	// pdfinfo lists the sizes of the pages asked for; parsePdfinfo wants
-	// them all, and the count tells a range beyond the last page.
-	out, err := runOutput(ctx, time.Minute, p.info(), "-f", "1", "-l", "1000000000", pdfPath)
-	if err != nil && first == 0 && bytes.Contains(out, []byte("can not be after the last page (0)")) {
-		return nil // poppler refuses any page range of a 0-page PDF
-	}
-	if err != nil {
-		return sizesErr(ctx, "pdfinfo", err, out)
-	}
-	sizes, err := parsePdfinfo(out)
-	if err != nil {
-		return &RenderError{Reason: ReasonRasterize, Detail: err.Error()}
+	sizes, done, err := p.sizes(ctx, pdfPath, first)
+	if done || err != nil {
+		return err
 	}
 	if first == 0 {
 		return p.drawKnown(ctx, pdfPath, dpi, 0, sizes, each)
@@ -254,6 +245,26 @@ func (p *Pdftoppm) rasterize(ctx context.Context, pdfPath string, dpi, first, la
 		return &RenderError{Reason: ReasonRasterize, Detail: fmt.Sprintf("pdfinfo: page %d asked, the PDF has %d", last, len(sizes))}
 	}
 	return p.drawKnown(ctx, pdfPath, dpi, first, sizes[first-1:last], each)
+}
+
+// sizes asks pdfinfo the sizes of every page. done is true, with no
+// error, for a 0-page PDF when every page was asked (first 0): nothing to
+// draw.
+func (p *Pdftoppm) sizes(ctx context.Context, pdfPath string, first int) (sizes []pageSize, done bool, err error) {
+	// pdfinfo lists the sizes of the pages asked for; parsePdfinfo wants
+	// them all, and the count tells a range beyond the last page.
+	out, err := runOutput(ctx, time.Minute, p.info(), "-f", "1", "-l", "1000000000", pdfPath)
+	if err != nil && first == 0 && bytes.Contains(out, []byte("can not be after the last page (0)")) {
+		return nil, true, nil // poppler refuses any page range of a 0-page PDF
+	}
+	if err != nil {
+		return nil, false, sizesErr(ctx, "pdfinfo", err, out)
+	}
+	sizes, err = parsePdfinfo(out)
+	if err != nil {
+		return nil, false, &RenderError{Reason: ReasonRasterize, Detail: err.Error()}
+	}
+	return sizes, false, nil
 }
 
 // drawKnown draws the pages first..first+len(sizes)-1 whose sizes are

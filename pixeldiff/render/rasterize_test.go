@@ -248,6 +248,26 @@ func TestRasterizeRange(t *testing.T) {
 		if err := RasterizeKnownPages(ctx, rz, pdf, 72, []int{6}, sizes, collect(new([]page))); err == nil {
 			t.Errorf("%s: RasterizeKnownPages of page 6 of 5 accepted", rz.Name())
 		}
+		if sr, ok := rz.(SplitRasterizer); ok {
+			// Drawn in two halves at once: the same pages, in order.
+			var split []page
+			if err := sr.RasterizeSplit(ctx, pdf, 72, collect(&split)); err != nil || len(split) != 5 {
+				t.Fatalf("%s: split pass: %v, %d pages", rz.Name(), err, len(split))
+			}
+			for i, p := range split {
+				f := full[i]
+				if p.n != i+1 || p.w != f.w || p.h != f.h || !bytes.Equal(p.r.Pix, f.r.Pix) {
+					t.Errorf("%s: split pass page %d (as %d) differs from the full pass's", rz.Name(), i+1, p.n)
+				}
+			}
+			// The callback's error stops both halves and is returned.
+			stop := errors.New("enough")
+			calls := 0
+			err := sr.RasterizeSplit(ctx, pdf, 72, func(int, *pixeldiff.Raster, float64, float64) error { calls++; return stop })
+			if err != stop || calls != 1 {
+				t.Errorf("%s: split pass with a failing callback: %v after %d calls", rz.Name(), err, calls)
+			}
+		}
 		var re *RenderError
 		if err := rz.RasterizeRange(ctx, pdf, 72, 4, 7, collect(new([]page))); !errors.As(err, &re) || re.Reason != ReasonRasterize {
 			t.Errorf("%s: range 4-7 of 5 pages: %v, want a rasterize error", rz.Name(), err)

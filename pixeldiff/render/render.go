@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/editaudit/editaudit/pixeldiff"
 )
@@ -121,7 +122,8 @@ type Renderer struct {
 	tc       Toolchain
 	semOnce  sync.Once
 	sem      chan struct{}
-	cacheDir string // where probed versions are remembered ("" none)
+	cacheDir string       // where probed versions are remembered ("" none)
+	signing  atomic.Int32 // documents being drawn for their signatures
 	pre      prefetches
 	health   health
 }
