@@ -174,6 +174,8 @@ func (r *Renderer) Sign(ctx context.Context, docPath string, o SignOptions) (*PD
 	if err := r.ready(); err != nil {
 		return nil, err
 	}
+	r.signing.Add(1)
+	defer r.signing.Add(-1)
 	cv, err := r.convertPDF(ctx, docPath)
 	if err != nil {
 		return nil, r.vet(ctx, docPath, err)
@@ -247,15 +249,16 @@ func (r *Renderer) Sign(ctx context.Context, docPath string, o SignOptions) (*PD
 			return ctx.Err()
 		}
 	}
-	// Alone on the machine (no other document being signed), on more
-	// than one core, the pages are drawn in two halves at once.
-	alone := r.signing.Add(1) == 1 && runtime.NumCPU() > 1
+	// Alone (no other document being converted or drawn for its
+	// signatures: an agent's audit of one edit, not a batch, whose other
+	// documents keep the cores busy), on more than one core, the pages
+	// are drawn in two halves at once.
+	alone := r.signing.Load() == 1 && runtime.NumCPU() > 1
 	if sr, ok := r.Raster.(SplitRasterizer); ok && alone {
 		err = sr.RasterizeSplit(ctx, pdf, r.dpi(), hand)
 	} else {
 		err = r.Raster.Rasterize(ctx, pdf, r.dpi(), hand)
 	}
-	r.signing.Add(-1)
 	close(toSign)
 	<-signed
 	if err == nil && len(out.Sigs) == 0 {

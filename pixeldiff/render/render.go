@@ -123,7 +123,7 @@ type Renderer struct {
 	semOnce  sync.Once
 	sem      chan struct{}
 	cacheDir string       // where probed versions are remembered ("" none)
-	signing  atomic.Int32 // documents being drawn for their signatures
+	signing  atomic.Int32 // Sign calls in flight (converting or drawing)
 	pre      prefetches
 	health   health
 }
