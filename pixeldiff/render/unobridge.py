@@ -107,6 +107,9 @@ def before_convert(path):
 
 
 def convert(desktop, src, dst, ext="pdf", flt=None, recalc=False):
+    """Converts src and returns (reply, doc): the document is still open,
+    for close_doc after the reply is sent (closing a Writer document takes
+    10-30 ms that the caller need not wait for: the output is written)."""
     before_convert(src)
     try:
         doc = desktop.loadComponentFromURL(uno.systemPathToFileUrl(src), "_blank", 0, (
@@ -114,10 +117,10 @@ def convert(desktop, src, dst, ext="pdf", flt=None, recalc=False):
             prop("Hidden", True), prop("Silent", True)))
     except Exception as e:
         check_alive(desktop, e)
-        return {"ok": False, "stage": "load", "error": describe(e)}
+        return {"ok": False, "stage": "load", "error": describe(e)}, None
     if doc is None:
         check_alive(desktop, RuntimeError("loadComponentFromURL returned nothing"))
-        return {"ok": False, "stage": "load", "error": "LibreOffice could not load the document"}
+        return {"ok": False, "stage": "load", "error": "LibreOffice could not load the document"}, None
     try:
         service = ""
         for p in doc.getArgs():
@@ -128,27 +131,35 @@ def convert(desktop, src, dst, ext="pdf", flt=None, recalc=False):
         elif not flt:
             flt = EXPORT_FILTERS.get(service, {}).get(ext)
         if not flt:
-            return {"ok": False, "stage": "export", "error": "no %s export for a %s" % (ext, service or "document of unknown type")}
+            return {"ok": False, "stage": "export", "error": "no %s export for a %s" % (ext, service or "document of unknown type")}, doc
+        if recalc:
+            if not hasattr(doc, "calculateAll"):
+                return {"ok": False, "stage": "export", "error": "a %s has no formulas to recalculate" % (service or "document of unknown type")}, doc
+            doc.calculateAll()
+        doc.storeToURL(uno.systemPathToFileUrl(dst), (
+            prop("ConversionRequestOrigin", "CommandLine"), prop("Overwrite", True), prop("FilterName", flt)))
+    except Exception as e:
         try:
-            if recalc:
-                if not hasattr(doc, "calculateAll"):
-                    return {"ok": False, "stage": "export", "error": "a %s has no formulas to recalculate" % (service or "document of unknown type")}
-                doc.calculateAll()
-            doc.storeToURL(uno.systemPathToFileUrl(dst), (
-                prop("ConversionRequestOrigin", "CommandLine"), prop("Overwrite", True), prop("FilterName", flt)))
-        except Exception as e:
             check_alive(desktop, e)
-            return {"ok": False, "stage": "export", "error": describe(e)}
-        return {"ok": True}
-    finally:
+        except Gone:
+            close_doc(desktop, doc)
+            raise
+        return {"ok": False, "stage": "export", "error": describe(e)}, doc
+    return {"ok": True}, doc
+
+
+def close_doc(desktop, doc):
+    """Closes a converted document (Gone when LibreOffice went away)."""
+    if doc is None:
+        return
+    try:
+        doc.close(True)
+    except Exception as e:
+        check_alive(desktop, e)
         try:
-            doc.close(True)
-        except Exception as e:
-            check_alive(desktop, e)
-            try:
-                doc.dispose()
-            except Exception:
-                pass
+            doc.dispose()
+        except Exception:
+            pass
 
 
 def main():
@@ -162,7 +173,7 @@ def main():
     for line in sys.stdin:
         req = json.loads(line)
         try:
-            reply(convert(desktop, req["in"], req["out"], req.get("ext") or "pdf", req.get("filter"), bool(req.get("recalc"))))
+            res, doc = convert(desktop, req["in"], req["out"], req.get("ext") or "pdf", req.get("filter"), bool(req.get("recalc")))
         except Gone as e:
             reply({"ok": False, "stage": "gone", "error": str(e)})
             return 4
@@ -173,6 +184,18 @@ def main():
                 reply({"ok": False, "stage": "gone", "error": str(g)})
                 return 4
             reply({"ok": False, "stage": "export", "error": describe(e)})
+            continue
+        reply(res)
+        # Closed after the answer: this request has had its one line, so a
+        # LibreOffice that dies while closing ends the bridge without
+        # another (the next request finds the bridge gone, and the pool
+        # replaces both).
+        try:
+            close_doc(desktop, doc)
+        except Gone:
+            return 4
+        except Exception:
+            pass
     return 0
 
 

@@ -2,6 +2,7 @@ package render
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -209,6 +210,30 @@ func TestWarmFaults(t *testing.T) {
 	}
 	if p.Stats().Converted != conv+2 {
 		t.Errorf("converted %d after the faults, want 2", p.Stats().Converted-conv)
+	}
+}
+
+// TestWarmCrashWhileClosing: the bridge answers before it closes the
+// document; a LibreOffice that dies while closing it has converted the
+// document (its PDF stands), and the next document converts on a fresh
+// process, neither quarantined nor failed.
+func TestWarmCrashWhileClosing(t *testing.T) {
+	p := faultWarmPool(t, PoolOptions{Workers: 1})
+	dir := t.TempDir()
+	closing := writeZip(t, filepath.Join(dir, "closing.docx"), docxParts([]string{"CLOSECRASH after the answer"}), true)
+	next := writeZip(t, filepath.Join(dir, "next.docx"), docxParts([]string{"the next document"}), true)
+	for _, f := range []string{closing, next} {
+		pdf, err := p.ConvertPDF(context.Background(), f)
+		if err != nil {
+			t.Fatalf("%s: %v", filepath.Base(f), err)
+		}
+		if b, err := os.ReadFile(pdf); err != nil || !bytes.HasPrefix(b, []byte("%PDF")) {
+			t.Errorf("%s: no PDF (%v)", filepath.Base(f), err)
+		}
+		os.Remove(pdf)
+	}
+	if st := p.Stats(); st.Runs != 2 || st.Failed != 0 {
+		t.Errorf("stats %+v: want a second LibreOffice for the next document and no failure", st)
 	}
 }
 

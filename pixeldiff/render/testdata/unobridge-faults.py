@@ -7,6 +7,8 @@
 #          and LibreOffice uses no CPU, as when it blocks
 #   CRASH  LibreOffice dies (SIGKILL, as by the kernel's OOM killer) while
 #          the conversion is sent
+#   CLOSECRASH  LibreOffice dies once the conversion is answered, while the
+#          bridge closes the document
 # The bridge runs in LibreOffice's process group, whose id is LibreOffice's
 # process id. While the file $EDITAUDIT_BRIDGE_REFUSE names exists, the
 # bridge refuses to start (as one broken by an upgrade): it reports a fatal
@@ -21,17 +23,31 @@ bridge = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(bridge)
 
 
+state = {"closecrash": False}
+
+
 def hook(path):
     with open(path, "rb") as f:
         data = f.read()
     office = os.getpgid(0)
+    state["closecrash"] = b"CLOSECRASH" in data
     if b"HANG" in data:
         os.kill(office, signal.SIGSTOP)
-    elif b"CRASH" in data:
+    elif b"CRASH" in data and not state["closecrash"]:
         os.kill(office, signal.SIGKILL)
 
 
+real_close = bridge.close_doc
+
+
+def close_doc(desktop, doc):
+    if state["closecrash"]:
+        os.kill(os.getpgid(0), signal.SIGKILL)
+    real_close(desktop, doc)
+
+
 bridge.before_convert = hook
+bridge.close_doc = close_doc
 refuse = os.environ.get("EDITAUDIT_BRIDGE_REFUSE")
 if refuse and os.path.exists(refuse):
     bridge.reply({"fatal": "refused by the fault bridge (%s exists)" % refuse})
