@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"sync"
 	"testing"
 
 	"github.com/editaudit/editaudit/pixeldiff"
@@ -56,5 +57,41 @@ func TestPageCache(t *testing.T) {
 	none.Put(ka, a)
 	if none != nil || none.Get(ka) != nil || none.Stats() != (PageCacheStats{}) {
 		t.Error("the nil cache kept a page")
+	}
+}
+
+// TestPageCacheConcurrent: audits sharing a Renderer put and get pages at
+// once (run under -race by .ci/run); every page got is the one put under
+// its signature, and the budget holds.
+func TestPageCacheConcurrent(t *testing.T) {
+	pages := make([]*pixeldiff.Raster, 8)
+	keys := make([]pixeldiff.Hash, len(pages))
+	for i := range pages {
+		r := pixeldiff.NewRaster(60, 30)
+		for x := 0; x < 60; x += 3 {
+			r.Pix[3*(15*60+x)] = byte(i)
+		}
+		pages[i], keys[i] = r, pixeldiff.Signature(r).Full
+	}
+	size := pixeldiff.Pack(pages[0]).Size()
+	pc := NewPageCache(5 * size) // room for five of the eight
+	var wg sync.WaitGroup
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := 0; n < 200; n++ {
+				i := (n*7 + g) % len(pages)
+				if got := pc.Get(keys[i]); got != nil && !bytes.Equal(got.Pix, pages[i].Pix) {
+					t.Errorf("page %d: another page's pixels", i)
+					return
+				}
+				pc.Put(keys[i], pages[i])
+			}
+		}()
+	}
+	wg.Wait()
+	if st := pc.Stats(); st.Bytes > 5*size || st.Pages > 5 || st.Hits == 0 {
+		t.Errorf("stats %+v over the budget of 5 pages, or no hit", st)
 	}
 }
