@@ -1,7 +1,6 @@
 package pixeldiff
 
 import (
-	"bytes"
 	"image"
 	"image/color"
 
@@ -206,7 +205,7 @@ func scaleArea(src *Raster, w, h int) *Raster {
 	uniform := make([]bool, src.H)
 	for y := range uniform {
 		row := src.Pix[y*stride : (y+1)*stride]
-		uniform[y] = len(row) < 3 || bytes.Equal(row[3:], row[:len(row)-3])
+		uniform[y] = oneColour(row)
 	}
 	// Horizontal pass, one source row at a time, as the vertical pass
 	// asks for it (8 fractional bits: at most 255<<8, a uint16). Output
@@ -237,7 +236,7 @@ func scaleArea(src *Raster, w, h int) *Raster {
 				// A run of 16 output pixels over source pixels of one
 				// colour (the white between words and around a table's
 				// rules) is that colour, at memory speed.
-				if span := row[3*taps[x0].i : 3*taps[x1-1].k+3]; bytes.Equal(span[3:], span[:len(span)-3]) {
+				if span := row[3*taps[x0].i : 3*taps[x1-1].k+3]; oneColour(span) {
 					c0, c1, c2 := uint16(span[0])<<8, uint16(span[1])<<8, uint16(span[2])<<8
 					o := out[3*x0 : 3*x1]
 					for k := 0; k < len(o); k += 3 {
