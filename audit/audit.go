@@ -20,7 +20,7 @@ import (
 	"github.com/editaudit/editaudit/formats/inspect"
 	"github.com/editaudit/editaudit/internal/fsutil"
 	"github.com/editaudit/editaudit/pixeldiff"
-	"github.com/editaudit/editaudit/pixeldiff/render"
+	"github.com/editaudit/editaudit/render"
 )
 
 // Render modes (DESIGN.md --render).

@@ -14,6 +14,6 @@
 // imports audit.
 //
 // It imports formats, formats/inspect, content (the content diff it runs
-// beside the rest), pixeldiff, pixeldiff/render and baseline; it must not
+// beside the rest), pixeldiff, render and baseline; it must not
 // import reports, corpus or cmd (they import it).
 package audit

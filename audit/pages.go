@@ -10,7 +10,7 @@ import (
 	"github.com/editaudit/editaudit/baseline"
 	"github.com/editaudit/editaudit/internal/fsutil"
 	"github.com/editaudit/editaudit/pixeldiff"
-	"github.com/editaudit/editaudit/pixeldiff/render"
+	"github.com/editaudit/editaudit/render"
 )
 
 // compareChunk bounds the pages held in memory at once while comparing

@@ -13,7 +13,7 @@ import (
 
 	"github.com/editaudit/editaudit/audit"
 	"github.com/editaudit/editaudit/baseline"
-	"github.com/editaudit/editaudit/pixeldiff/render"
+	"github.com/editaudit/editaudit/render"
 )
 
 // TestPagesDrawnOnce: a one-word edit of the contract, audited against a

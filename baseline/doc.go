@@ -7,6 +7,6 @@
 // keeps the PDF, and a page is re-drawn from it when it must be compared
 // or shown.
 //
-// It imports formats, formats/inspect, pixeldiff and pixeldiff/render; it
+// It imports formats, formats/inspect, pixeldiff and render; it
 // must not import audit, reports or corpus (they import it).
 package baseline

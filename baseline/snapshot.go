@@ -11,7 +11,7 @@ import (
 	"github.com/editaudit/editaudit/formats"
 	"github.com/editaudit/editaudit/formats/inspect"
 	"github.com/editaudit/editaudit/pixeldiff"
-	"github.com/editaudit/editaudit/pixeldiff/render"
+	"github.com/editaudit/editaudit/render"
 )
 
 // Schema names the snapshot format on disk.

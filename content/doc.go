@@ -73,6 +73,6 @@
 // It imports formats and, of formats/docx, pptx, xlsx and hwpx, their
 // namespace constants and what they export about reading a package (Word's
 // story parts and their labels, A1 references, Hangul's reading order),
-// internal/ctxio and internal/plural; it must not import audit, reports, pixeldiff,
+// internal/ctxio and internal/plural; it must not import audit, reports, pixeldiff, render,
 // baseline or corpus (they consume its Result).
 package content

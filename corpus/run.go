@@ -18,7 +18,7 @@ import (
 	"github.com/editaudit/editaudit/corpus/results"
 	"github.com/editaudit/editaudit/formats"
 	"github.com/editaudit/editaudit/internal/fsutil"
-	"github.com/editaudit/editaudit/pixeldiff/render"
+	"github.com/editaudit/editaudit/render"
 	"github.com/editaudit/editaudit/reports"
 )
 

@@ -11,6 +11,6 @@
 //
 // It is the bottom of the import graph: of editaudit it imports only
 // internal/ctxio, and it must not import formats/inspect, content,
-// pixeldiff, baseline, audit, reports, corpus, synth, mutate or cmd
+// pixeldiff, render, baseline, audit, reports, corpus, synth, mutate or cmd
 // (they all import it, directly or through formats/inspect).
 package formats

@@ -9,7 +9,7 @@
 // mutate works on the package as zip entries and XML trees (etree) and
 // reads relationships the way the validators do (formats.RelsPartOf,
 // formats.ResolveTarget; namespace names from formats/docx, pptx, xlsx).
-// It must not import audit, baseline, pixeldiff, reports, corpus or synth:
+// It must not import audit, baseline, pixeldiff, render, reports, corpus or synth:
 // it edits files and knows nothing of audits or of how a test document
 // was made. `editaudit corpus mutate` is its command.
 package mutate

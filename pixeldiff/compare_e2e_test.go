@@ -22,9 +22,9 @@ import (
 // End-to-end tests on documents rendered by LibreOffice. The documents are
 // written in the test as flat OpenDocument files (.fodt, .fodp: one XML
 // file each), converted to PDF by one soffice run, and rasterized at 100
-// dpi by both programs pixeldiff/render may use (pdftoppm and mutool: a
+// dpi by both programs render may use (pdftoppm and mutool: a
 // toolchain uses either), each checked on its own. The programs are run
-// directly: pixeldiff/render imports this package, so its tests cannot use
+// directly: render imports this package, so its tests cannot use
 // it.
 
 // e2eDoc is one generated document.
@@ -588,7 +588,7 @@ func ruleChangePage(before, edited []PageSig, bands Bands, after int) int {
 }
 
 // withText returns a copy of sigs with the text layer of pdf (pdftotext
-// -tsv at 100 dpi, as pixeldiff/render reads it).
+// -tsv at 100 dpi, as render reads it).
 func withText(t *testing.T, sigs []PageSig, pdf string) []PageSig {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)

@@ -6,7 +6,7 @@
 // composites and JPEG encoding.
 //
 // It owns no process and no document format: turning a document into
-// Rasters is pixeldiff/render's job. It imports only the standard library
-// and image libraries; it must not import pixeldiff/render, formats,
+// Rasters is render's job. It imports only the standard library
+// and image libraries; it must not import render, formats,
 // baseline, audit or reports (they import it).
 package pixeldiff

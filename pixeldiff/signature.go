@@ -118,7 +118,7 @@ type PageSig struct {
 	// similarity of pages in an alignment gap and reflow detection use
 	// them. MuPDF's mutool does not: it draws glyphs at quarter-pixel
 	// phases, so a moved line often hashes differently (which is why
-	// pixeldiff/render's DefaultRasterizer prefers pdftoppm).
+	// render's DefaultRasterizer prefers pdftoppm).
 	Lines LineHashes `json:"lines"`
 	// PHash is a 64-bit perceptual hash (DCT hash, goimagehash's
 	// PerceptionHash) of the page between the top and bottom zones:

@@ -19,7 +19,7 @@ import (
 // a text line is the same wherever it lands, on any page and at any
 // sub-pixel position, where a line of pixels is not (a table split at
 // another row, a ruled border drawn at another phase, glyphs MuPDF draws
-// at quarter-pixel positions). pixeldiff/render reads it from LibreOffice's
+// at quarter-pixel positions). render reads it from LibreOffice's
 // PDF with `pdftotext -tsv` (ParseTSV) and stores it in the signatures.
 
 // PageText is the text layer of one page. A nil *PageText means the text

@@ -20,5 +20,5 @@
 // SARIF notes and JUnit cases are written here. It imports audit, content
 // (the kinds of change it lays out), formats and pixeldiff (to scale page
 // images); it must not import
-// pixeldiff/render, baseline, the corpus runner or cmd.
+// render, baseline, the corpus runner or cmd.
 package reports

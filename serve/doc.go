@@ -11,6 +11,6 @@
 // format, written by reports. Client is the Go client `editaudit audit
 // --server` uses.
 //
-// It imports audit, baseline, formats/inspect, pixeldiff/render and reports
+// It imports audit, baseline, formats/inspect, render and reports
 // (and synth for the warm-up documents); it must not import cmd or corpus.
 package serve

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/editaudit/editaudit/pixeldiff/render"
+	"github.com/editaudit/editaudit/render"
 )
 
 // latencyBuckets are the upper bounds (seconds) of the request latency

@@ -22,7 +22,7 @@ import (
 
 	"github.com/editaudit/editaudit/internal/testdoc"
 	"github.com/editaudit/editaudit/mutate"
-	"github.com/editaudit/editaudit/pixeldiff/render"
+	"github.com/editaudit/editaudit/render"
 	"github.com/editaudit/editaudit/synth"
 )
 
@@ -550,14 +550,14 @@ func sample(t *testing.T, text, series string) float64 {
 // deadline (a hanging LibreOffice is idle and killed at it; a busy one on a
 // loaded machine gets more time). The stand-in wraps batch conversions (files on the command
 // line), so this server runs the batch engine; the warm engine's own hang
-// handling is tested in pixeldiff/render with its fault-injecting bridge.
+// handling is tested in render with its fault-injecting bridge.
 func faultServer(t *testing.T, workers, queue int) *running {
 	t.Helper()
 	real, err := exec.LookPath("soffice")
 	if err != nil {
 		testdoc.Missing(t, "LibreOffice (soffice)")
 	}
-	wrapper, err := filepath.Abs("../pixeldiff/render/testdata/soffice-faults.sh")
+	wrapper, err := filepath.Abs("../render/testdata/soffice-faults.sh")
 	if err != nil {
 		t.Fatal(err)
 	}

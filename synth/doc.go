@@ -7,11 +7,11 @@
 // project's builtin test images), the JSON Schema of a spec, and Build,
 // which checks what was written with formats/inspect (a fatal or error
 // finding becomes a spec error at the spec path behind it), counts pages,
-// recalculates workbooks and makes PDFs through a pixeldiff/render
+// recalculates workbooks and makes PDFs through a render
 // Converter and Exporter.
 //
 // It imports formats (and formats/inspect, formats/xlsx for the
-// dynamic-array functions) and pixeldiff/render. It must not import audit,
+// dynamic-array functions) and render. It must not import audit,
 // baseline, reports, corpus, mutate or pixeldiff (rasters and their
 // comparison): it writes documents and knows nothing of audits. `editaudit synth` is its command (SYNTH.md).
 package synth

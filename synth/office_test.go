@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/editaudit/editaudit/internal/testdoc"
-	"github.com/editaudit/editaudit/pixeldiff/render"
+	"github.com/editaudit/editaudit/render"
 	"github.com/editaudit/editaudit/synth"
 	"github.com/editaudit/editaudit/synth/synthtest"
 )

@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/beevik/etree"
-	"github.com/editaudit/editaudit/pixeldiff/render"
+	"github.com/editaudit/editaudit/render"
 )
 
 // Recalculation: the workbook synth wrote carries formulas without values

@@ -8,7 +8,7 @@ import (
 	"reflect"
 
 	"github.com/editaudit/editaudit/formats"
-	"github.com/editaudit/editaudit/pixeldiff/render"
+	"github.com/editaudit/editaudit/render"
 )
 
 // A Spec describes one document as data. It is decoded from JSON by

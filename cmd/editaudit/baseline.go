@@ -9,7 +9,7 @@ import (
 	"github.com/editaudit/editaudit/baseline"
 	"github.com/editaudit/editaudit/internal/fsutil"
 	"github.com/editaudit/editaudit/internal/plural"
-	"github.com/editaudit/editaudit/pixeldiff/render"
+	"github.com/editaudit/editaudit/render"
 )
 
 func baselineCommand() *cli.Command {

@@ -10,7 +10,7 @@ import (
 	"github.com/editaudit/editaudit/audit"
 	"github.com/editaudit/editaudit/formats"
 	"github.com/editaudit/editaudit/formats/inspect"
-	"github.com/editaudit/editaudit/pixeldiff/render"
+	"github.com/editaudit/editaudit/render"
 	"github.com/editaudit/editaudit/reports"
 )
 

@@ -15,7 +15,7 @@ import (
 	"github.com/editaudit/editaudit/corpus"
 	"github.com/editaudit/editaudit/corpus/results"
 	"github.com/editaudit/editaudit/internal/plural"
-	"github.com/editaudit/editaudit/pixeldiff/render"
+	"github.com/editaudit/editaudit/render"
 	"github.com/editaudit/editaudit/reports"
 )
 

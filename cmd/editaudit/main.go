@@ -3,10 +3,10 @@
 // structure that shrank, and rendered pages that changed.
 //
 // It is wiring only: one file per command turns flags into library calls
-// (audit, baseline, formats/inspect, pixeldiff/render, reports, corpus,
+// (audit, baseline, formats/inspect, render, reports, corpus,
 // synth, mutate) and maps their errors to the exit codes of DESIGN.md in
 // one place (exitCode). It owns no schema and no output format; the
-// writers are in reports, pages.json in pixeldiff/render.
+// writers are in reports, pages.json in render.
 //
 // It may import every package of the engine and must not import the test
 // helpers internal/testdoc and synth/synthtest; nothing imports it.

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/editaudit/editaudit/pixeldiff/render"
+	"github.com/editaudit/editaudit/render"
 )
 
 // TestRenderCommand: page images and pages.json; usage errors; a missing

@@ -7,7 +7,7 @@ import (
 	"runtime"
 
 	"github.com/editaudit/editaudit/baseline"
-	"github.com/editaudit/editaudit/pixeldiff/render"
+	"github.com/editaudit/editaudit/render"
 )
 
 // printVersion is `editaudit --version`: the engine (the build's VCS

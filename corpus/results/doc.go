@@ -7,5 +7,5 @@
 // It imports audit (a Record embeds an audit.Result), content (its status
 // values) and formats, and nothing else of editaudit. It must not import corpus (which writes run
 // folders), reports (which draws these types as text and HTML), baseline,
-// pixeldiff, synth or mutate: reading results needs none of them.
+// pixeldiff, render, synth or mutate: reading results needs none of them.
 package results

@@ -18,7 +18,7 @@
 // findings are never graded above warning.
 //
 // It imports formats (and internal packages) only; it must not import
-// formats/inspect, content, pixeldiff, baseline, audit, reports or corpus
+// formats/inspect, content, pixeldiff, render, baseline, audit, reports or corpus
 // (formats/inspect wires it; the others judge what it reports).
 package hwpx
 

@@ -4,7 +4,7 @@
 // returns one sorted Report. It lives apart from formats because it imports
 // every format package, which themselves import formats.
 //
-// It must not import content, pixeldiff, baseline, audit, reports or
+// It must not import content, pixeldiff, render, baseline, audit, reports or
 // corpus: it judges a document's bytes, and those packages build on it.
 package inspect
 

@@ -15,7 +15,7 @@
 // (formats.Package.ScanRest) and are not repeated here.
 //
 // It imports formats (and internal packages) only; it must not import
-// formats/inspect, content, pixeldiff, baseline, audit, reports or corpus
+// formats/inspect, content, pixeldiff, render, baseline, audit, reports or corpus
 // (formats/inspect wires it; the others judge what it reports).
 package pptx
 

@@ -17,7 +17,7 @@
 //
 // It reads the package through formats (zip limits, XML scanner with depth
 // and token limits, no DTDs), is deterministic (the same input gives the
-// same bytes) and never writes the input. It must not import pixeldiff,
+// same bytes) and never writes the input. It must not import pixeldiff, render,
 // baseline, audit, reports or corpus: the renderer calls it, not the
 // other way round.
 package convert

@@ -4,7 +4,7 @@ package render
 
 // Measurements behind BENCHMARKS.md "Rendering". Run with the real corpus:
 //
-//	EDITAUDIT_CORPUS=/path/to/corpus go test -tags bench -run Bench -v -timeout 30m ./pixeldiff/render
+//	EDITAUDIT_CORPUS=/path/to/corpus go test -tags bench -run Bench -v -timeout 30m ./render
 //
 // They print numbers rather than assert speed (the machine is shared); the
 // RSS check does assert that memory stays flat.

@@ -238,7 +238,7 @@ func TestRenderCorpusAll(t *testing.T) {
 // corpusReportHead opens docs/rendering-corpus.md.
 const corpusReportHead = `# Rendering the real corpus, file by file
 
-Written by ` + "`EDITAUDIT_SLOW=1 EDITAUDIT_CORPUS=… go test ./pixeldiff/render -run TestRenderCorpusAll\n-update`" + `: every docx, pptx and xlsx of the real corpus and every non-HWPX file of ` + "`broken/`" + `, through
+Written by ` + "`EDITAUDIT_SLOW=1 EDITAUDIT_CORPUS=… go test ./render -run TestRenderCorpusAll\n-update`" + `: every docx, pptx and xlsx of the real corpus and every non-HWPX file of ` + "`broken/`" + `, through
 one pool, beside LibreOffice's own ` + "`--convert-to pdf`" + ` of the same file. What it shows:
 [RENDERING.md](../RENDERING.md) "Real corpus".
 `

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # A stand-in for editaudit's UNO bridge that injects faults into a warm
-# LibreOffice (issue #16), used by the pixeldiff/render tests. It runs the
+# LibreOffice (issue #16), used by the render tests. It runs the
 # real bridge ($EDITAUDIT_REAL_BRIDGE) with a hook called before each
 # conversion, which acts on markers in the document's bytes:
 #   HANG   LibreOffice is stopped (SIGSTOP): the conversion never returns

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-# editaudit's bridge to a warm LibreOffice (package pixeldiff/render, the
+# editaudit's bridge to a warm LibreOffice (package render, the
 # warm converter of issue #16). It runs under the Python that LibreOffice's
 # UNO bridge is installed for (Debian: python3-uno, for /usr/bin/python3),
 # in the process group of the soffice.bin it talks to.
