@@ -191,8 +191,8 @@ func sarifLevel(g formats.Grade) string {
 //     says.
 //
 // Rules carry help text and a helpUri: a finding code's help is its rows
-// of VALIDATION.md's grading tables, its helpUri the section that grades
-// it (SARIFDocsBase + "VALIDATION.md#anchor").
+// of docs/validation.md's grading tables, its helpUri the section that
+// grades it (SARIFDocsBase + validationDoc + "#anchor").
 //
 // Each result's physical location is the edited file (a zip, so the
 // region's line and column are those of the finding inside its part), and
@@ -254,8 +254,13 @@ func WriteSARIF(w io.Writer, r *audit.Result) error {
 }
 
 // SARIFDocsBase is where the rules' helpUri point: the repository's
-// documents (VALIDATION.md, RENDERING.md, README.md) on its main branch.
+// documents (docs/validation.md, docs/rendering.md, docs/json.md,
+// docs/content.md) on its main branch.
 const SARIFDocsBase = "https://github.com/editaudit/editaudit/blob/main/"
+
+// validationDoc is the page whose grading tables give the finding rules'
+// help (reports/sarif_rules_gen.go is generated from it).
+const validationDoc = "docs/validation.md"
 
 // sarifRules collects the rules the results use, in order of first use.
 type sarifRules struct {
@@ -274,17 +279,17 @@ func (rs *sarifRules) use(id string, def func() sarifRule) int {
 	return len(rs.list) - 1
 }
 
-// findingRule is the rule of a finding code: help from VALIDATION.md.
+// findingRule is the rule of a finding code: help from docs/validation.md.
 func findingRule(code string) sarifRule {
 	anchor, help := ruleHelp(code)
-	text := "How editaudit grades " + code + " and why: see VALIDATION.md."
+	text := "How editaudit grades " + code + " and why: see " + validationDoc + "."
 	md := text
 	if help != "" {
 		text = help
-		md = "- " + strings.ReplaceAll(help, "\n", "\n- ") + "\n\n[VALIDATION.md](" + SARIFDocsBase + "VALIDATION.md#" + anchor + ")"
+		md = "- " + strings.ReplaceAll(help, "\n", "\n- ") + "\n\n[" + validationDoc + "](" + SARIFDocsBase + validationDoc + "#" + anchor + ")"
 	}
 	return sarifRule{ID: code, ShortDescription: sarifMessage{Text: describeCode(code)},
-		Help: &sarifHelp{Text: text, Markdown: md}, HelpURI: SARIFDocsBase + "VALIDATION.md#" + anchor,
+		Help: &sarifHelp{Text: text, Markdown: md}, HelpURI: SARIFDocsBase + validationDoc + "#" + anchor,
 		Properties: &sarifRuleTag{Tags: []string{"finding"}}}
 }
 
@@ -358,7 +363,7 @@ func sarifStructureResults(rs *sarifRules, uri string, r *audit.Result) []sarifR
 			RuleID: "structure.shrunk",
 			RuleIndex: rs.use("structure.shrunk", noteRule("structure.shrunk", "structure: a count (tables, rows, cells, paragraphs, slides, charts, images…) went down",
 				"The edited file has fewer of a structure metric than the original: before → after, and where. editaudit reports it so that a deletion the edit did not mean is seen; it never blocks.",
-				"README.md", "structure")),
+				"docs/json.md#structure", "structure")),
 			Level:               "note",
 			Message:             sarifMessage{Text: msg},
 			Locations:           sarifLoc(uri, 0, 0, []sarifLogical{{Name: where, FullyQualifiedName: s.Metric + ": " + where, Kind: "element"}}),
@@ -378,7 +383,7 @@ func sarifPageResults(rs *sarifRules, uri string, r *audit.Result) []sarifResult
 	add := func(id, short, help string, page int, msg string) {
 		out = append(out, sarifResult{
 			RuleID:              id,
-			RuleIndex:           rs.use(id, noteRule(id, short, help, "RENDERING.md", "pages")),
+			RuleIndex:           rs.use(id, noteRule(id, short, help, "docs/rendering.md", "pages")),
 			Level:               "note",
 			Message:             sarifMessage{Text: msg},
 			Locations:           sarifLoc(uri, 0, 0, []sarifLogical{{Name: "page " + strconv.Itoa(page), FullyQualifiedName: "page " + strconv.Itoa(page), Kind: "page"}}),
@@ -392,7 +397,7 @@ func sarifPageResults(rs *sarifRules, uri string, r *audit.Result) []sarifResult
 		out = append(out, sarifResult{
 			RuleID: "pages.not-compared",
 			RuleIndex: rs.use("pages.not-compared", noteRule("pages.not-compared", "pages: the rendered pages could not be compared",
-				"LibreOffice could not render one of the files, so no page was compared; the findings and structure still stand.", "RENDERING.md", "pages")),
+				"LibreOffice could not render one of the files, so no page was compared; the findings and structure still stand.", "docs/rendering.md", "pages")),
 			Level:               "note",
 			Message:             sarifMessage{Text: "Pages not compared: " + strings.TrimSpace(p.Message)},
 			Locations:           sarifLoc(uri, 0, 0, nil),
@@ -447,7 +452,7 @@ func sarifAutomationID(r *audit.Result) string {
 	return id
 }
 
-// ruleHelp finds a code's VALIDATION.md section anchor and help; a code
+// ruleHelp finds a code's docs/validation.md section anchor and help; a code
 // the tables do not grade gets its format's section and no help.
 func ruleHelp(code string) (anchor, help string) {
 	i := sort.Search(len(validationRules), func(i int) bool { return validationRules[i].Code >= code })
@@ -468,7 +473,7 @@ func ruleHelp(code string) (anchor, help string) {
 	return "package-level-every-format", ""
 }
 
-// ruleDoc is one code's documentation, generated from VALIDATION.md.
+// ruleDoc is one code's documentation, generated from docs/validation.md.
 type ruleDoc struct {
 	Code, Anchor, Help string
 }

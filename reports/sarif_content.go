@@ -85,7 +85,7 @@ func sarifContentResults(rs *sarifRules, uri string, r *audit.Result) []sarifRes
 		}
 		out = append(out, sarifResult{
 			RuleID:              id,
-			RuleIndex:           rs.use(id, noteRule(id, k.short, k.help+" Never blocks.", "docs/content-integration.md", "content")),
+			RuleIndex:           rs.use(id, noteRule(id, k.short, k.help+" Never blocks.", "docs/content.md", "content")),
 			Level:               "note",
 			Message:             sarifMessage{Text: msg + "."},
 			Locations:           sarifLoc(uri, 0, 0, logical),

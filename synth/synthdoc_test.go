@@ -10,10 +10,10 @@ import (
 	"github.com/editaudit/editaudit/synth"
 )
 
-// TestCapsTable: the caps table of SYNTH.md states every cap with the
+// TestCapsTable: the caps table of docs/synth.md states every cap with the
 // value the code enforces.
 func TestCapsTable(t *testing.T) {
-	doc, err := os.ReadFile(filepath.Join("..", "SYNTH.md"))
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "synth.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,17 +34,17 @@ func TestCapsTable(t *testing.T) {
 	for _, m := range regexp.MustCompile("(?m)^\\| `(Max[A-Za-z]+)` \\| ([0-9]+) \\|").FindAllStringSubmatch(string(doc), -1) {
 		want, ok := caps[m[1]]
 		if !ok {
-			t.Errorf("SYNTH.md lists %s, which synth does not define", m[1])
+			t.Errorf("docs/synth.md lists %s, which synth does not define", m[1])
 			continue
 		}
 		if got, _ := strconv.Atoi(m[2]); got != want {
-			t.Errorf("SYNTH.md: %s = %d, the code says %d", m[1], got, want)
+			t.Errorf("docs/synth.md: %s = %d, the code says %d", m[1], got, want)
 		}
 		seen[m[1]] = true
 	}
 	for name := range caps {
 		if !seen[name] {
-			t.Errorf("SYNTH.md's caps table lacks %s", name)
+			t.Errorf("docs/synth.md's caps table lacks %s", name)
 		}
 	}
 }
