@@ -239,7 +239,7 @@ func TestPreexistingNotBlamed(t *testing.T) {
 		t.Fatalf("blocked=%v new=%v", res.Blocked, res.NewFindings)
 	}
 	// The illegal character is fatal; the relationship to a missing image
-	// that nothing references is a warning (VALIDATION.md, reachability).
+	// that nothing references is a warning (docs/validation.md, reachability).
 	if res.Preexisting.Fatal < 1 || res.Preexisting.Total < 2 {
 		t.Errorf("preexisting %+v", res.Preexisting)
 	}

@@ -14,7 +14,8 @@ import (
 	"github.com/editaudit/editaudit/render"
 )
 
-// Hangul pages (issue #21): a real Hancom document is rendered through
+// Hangul pages (docs/rendering.md, "Hangul (.hwpx) pages"): a real Hancom
+// document is rendered through
 // editaudit's HWPX converter, so its edits get before/after pages like the
 // other formats, and the output says once that the layout is an
 // approximation.

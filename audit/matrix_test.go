@@ -121,7 +121,7 @@ func extOf(spec string) string {
 
 // TestInjectorRecallRealCorpus applies every injector to the real
 // documents (no rendering) and requires ≥ 95 % of exact outcomes; misses are
-// listed (and explained in VALIDATION.md). Measured over the whole corpus
+// listed (and explained in docs/validation.md). Measured over the whole corpus
 // (EDITAUDIT_SLOW=1): 1012/1012.
 func TestInjectorRecallRealCorpus(t *testing.T) {
 	if testing.Short() {

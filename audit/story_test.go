@@ -348,7 +348,7 @@ func storyCases() []storyCase {
 		// A page break at the very top of a ruled form with a different
 		// first page: a blank first page, the old first page moved under
 		// the running header (with mutool's quarter-pixel glyphs its
-		// pixel lines no longer match, RENDERING.md: its text does).
+		// pixel lines no longer match, docs/rendering.md: its text does).
 		{name: "page break at the top of a ruled form", src: "docx/oxsdk_consumer-confidence-report.docx",
 			edit: docx(func(t *testing.T, s string) string {
 				k := strings.Index(s, "<w:body>") + len("<w:body>")
@@ -383,7 +383,7 @@ func storyCases() []storyCase {
 // reflow, and the feedback says so.
 //
 // EDITAUDIT_STORY_RASTERIZER=mutool runs them with MuPDF drawing the pages
-// instead of poppler (the measurement in RENDERING.md "Which rasterizer").
+// instead of poppler (the measurement in docs/rendering.md "Which rasterizer").
 func TestPageStories(t *testing.T) {
 	r := needRenderer(t)
 	mutool := os.Getenv("EDITAUDIT_STORY_RASTERIZER") == "mutool"

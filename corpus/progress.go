@@ -70,7 +70,7 @@ type ProgressEvent struct {
 // each baseline a new original (pairs are interleaved so that every
 // original is started early), so the whole-run average overestimated the
 // time left: 1.3–2.4× at the median on two real runs, far more at the
-// start; the window is 1.2–1.3× (BENCHMARKS.md "Progress ETA"). The window ends at its last completion,
+// start; the window is 1.2–1.3× (docs/benchmarks.md "Progress ETA"). The window ends at its last completion,
 // or later once the wait since then exceeds the window's mean gap, so a
 // stall lowers the rate instead of leaving it stale. Until etaMin pairs
 // are done there is no rate and no ETA: the first ones tend to finish

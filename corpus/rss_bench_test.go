@@ -2,7 +2,7 @@
 
 package corpus
 
-// The memory benchmark of BENCHMARKS.md "Batch at the floor":
+// The memory benchmark of docs/benchmarks.md "Batch at the floor":
 //
 //	go test -tags bench -run TestBenchRSS1000 -v -timeout 2h ./corpus
 //

@@ -1,6 +1,6 @@
 package formats
 
-// Stated limits (RELIABILITY.md): each hostile input below must end in a
+// Stated limits (docs/operations.md): each hostile input below must end in a
 // finding that names it, in bounded memory (measured as the bytes allocated
 // while handling it, an upper bound of the peak heap) and in bounded time (a
 // generous sanity cap only: the machine running the suite may be loaded).
@@ -22,7 +22,7 @@ import (
 )
 
 // limitWallCap is the sanity cap on one hostile input. The real figures are
-// logged and recorded in RELIABILITY.md; this only catches a hang.
+// logged and recorded in docs/operations.md; this only catches a hang.
 const limitWallCap = 90 * time.Second
 
 // measureAlloc runs fn and returns the bytes allocated meanwhile (TotalAlloc

@@ -1,8 +1,8 @@
 package formats
 
-// MarkupRule is one XML- or package-level rule of the held-out round
-// (issue #13, second pass), for VALIDATION.md: what triggers it, its code
-// and grade, and the evidence behind the grade.
+// MarkupRule is one XML- or package-level rule (the defects the held-out
+// evaluation of docs/validation.md found uncaught), for docs/validation.md:
+// what triggers it, its code and grade, and the evidence behind the grade.
 type MarkupRule struct {
 	Code     string
 	Grade    Grade
@@ -11,7 +11,7 @@ type MarkupRule struct {
 }
 
 // MarkupRules are the rules the held-out evaluation added to the XML scan
-// and the relationship checks, in VALIDATION.md order.
+// and the relationship checks, in docs/validation.md order.
 var MarkupRules = []MarkupRule{
 	{Code: CodeXMLNotWellFormed, Grade: Fatal, When: "an attribute whose prefix is not declared (w14:paraId pasted into a part whose root does not declare w14)",
 		Evidence: "Namespaces in XML 1.0 §5 (Prefix Declared) makes it a well-formedness error, which Word reports like any parse error; nissl-lab/npoi#1067 (a header using w16 prefixes it does not declare: \"Word found unreadable content\", reproduced by the maintainer); plutext/docx4j#444 (Word requires the prefixes it meets to be declared)"},

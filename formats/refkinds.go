@@ -12,7 +12,7 @@ import (
 // element); this table adds that it is of the right type
 // (rels.wrong-type), graded per row with the evidence beside it.
 //
-// The table is the audit trail: VALIDATION.md lists it row by row, and a
+// The table is the audit trail: docs/validation.md lists it row by row, and a
 // test keeps the two in step.
 type RelRefKind struct {
 	// Element is the element's local name; NS its namespaces (Transitional

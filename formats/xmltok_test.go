@@ -732,7 +732,7 @@ func acceptedByEncodingXML(res ScanResult) bool {
 	return true
 }
 
-// beyondLegacy reports the findings of the held-out round's namespace and
+// beyondLegacy reports the findings of the held-out evaluation's namespace and
 // declaration checks (MarkupRules), which neither encoding/xml nor the old
 // scanner make.
 func beyondLegacy(f Finding) bool {

@@ -1,6 +1,6 @@
 package pixeldiff
 
-// Content-anchored alignment of the pages inside a gap (issue 14).
+// Content-anchored alignment of the pages inside a gap.
 //
 // Between the pages that match exactly (equal masked hashes, AlignWith's
 // anchors) the pages of both sides are aligned by the document-wide

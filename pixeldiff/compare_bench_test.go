@@ -33,7 +33,7 @@ func loopCPU(b *testing.B, f func()) {
 	}
 }
 
-// Benchmarks of the page comparison, quoted in BENCHMARKS.md ("Page
+// Benchmarks of the page comparison, quoted in docs/benchmarks.md ("Page
 // comparison"). Pages are A4 at 100 dpi (827×1169, 2.9 MB of RGB).
 
 // BenchmarkCompare compares two pages. SetBytes counts both pages' pixels,

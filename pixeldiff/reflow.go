@@ -10,7 +10,7 @@ import "slices"
 // DetectReflow finds such runs and names the page that caused them.
 //
 // How the moved content is recognised was chosen by measurement (the
-// "reflow" subtest of TestEndToEnd logs both; BENCHMARKS.md, "Page
+// "reflow" subtest of TestEndToEnd logs both; docs/benchmarks.md, "Page
 // comparison"). Two sources were tried on documents rendered by LibreOffice
 // and poppler at 100 dpi:
 //

@@ -10,7 +10,7 @@ import (
 
 // The text-layer alternative for reflow detection, kept in the tests as
 // the measurement that decided for pixel lines (see reflow.go and
-// BENCHMARKS.md): the same run logic over the lines of `pdftotext -layout`.
+// docs/benchmarks.md): the same run logic over the lines of `pdftotext -layout`.
 
 // pdfTextPages returns the non-empty text lines of every page of a PDF.
 func pdfTextPages(t *testing.T, pdf string) [][]string {

@@ -271,7 +271,7 @@ func (s PageSig) Masked(b Bands) Hash {
 // BandDetector.Add. The pixels are read to find the blank rows, hashed per
 // segment (Full is the hash of the segment hashes) and per line, and
 // reduced to 64×64 for the perceptual hash: about 4 ms for an A4 page at
-// 100 dpi (BENCHMARKS.md).
+// 100 dpi (docs/benchmarks.md).
 func Signature(r *Raster) PageSig {
 	z := zoneRows(r.H)
 	stride := r.Stride()

@@ -219,7 +219,8 @@ func ParseTSV(r io.Reader, dpi int) ([]*PageText, error) {
 // the same place on every page. A slide title at the top of every slide
 // makes BandDetector's pixel rule fire (the same title bar, text that
 // overlaps), but its words differ from slide to slide: the band would hide
-// a title edit as "only the header changed" (issue 14). For each band, the
+// a title edit as "only the header changed" (docs/rendering.md, "Aligning
+// pages by content": poi_real-deck-HowWeRefactor.pptx). For each band, the
 // consecutive pages on which it applies are compared by the shapes
 // (PageText.Shapes) of the text lines inside it; the band is kept when no
 // page has text in it (a rule, a logo: the pixel rule stands), or when at

@@ -17,7 +17,7 @@ package pixeldiff
 // multiset) is a regrouping: its lines are matched to each other. Any
 // change of words (one added, removed or replaced) leaves the whole window
 // unmatched, so an edit is never forgiven; only a pure reordering of words
-// within a few lines would be (noted in RENDERING.md).
+// within a few lines would be (noted in docs/rendering.md).
 
 // reorderWindow is how many matched lines may separate two hunks that are
 // looked at together.

@@ -1,7 +1,7 @@
 #!/bin/bash
 # audit-cpu.sh N ORIGINAL EDITED [editaudit flags...]: the mean process CPU
 # (user + system, ms) of N runs of `editaudit audit --render off`, with
-# --content on and with --content off (BENCHMARKS.md, "Content diff in the
+# --content on and with --content off (docs/benchmarks.md, "Content diff in the
 # audit"). Needs /usr/bin/time and editaudit on PATH (or $EDITAUDIT).
 set -euo pipefail
 n=$1 orig=$2 edited=$3

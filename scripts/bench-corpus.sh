@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark of `editaudit corpus run` (BENCHMARKS.md, "Batch").
+# Benchmark of `editaudit corpus run` (docs/benchmarks.md, "Batch").
 #
 #   scripts/bench-corpus.sh [WORKDIR]
 #

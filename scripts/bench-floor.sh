@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Batch at LibreOffice's floor (issue #16; BENCHMARKS.md "Batch at the floor").
+# Batch at LibreOffice's floor (docs/benchmarks.md "Batch at the floor").
 #
 #   EDITAUDIT_CORPUS=../shared/corpus/real scripts/bench-floor.sh [WORKDIR]
 #

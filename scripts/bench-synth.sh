@@ -2,7 +2,7 @@
 # Times `editaudit synth` end to end (wall, user+system CPU of the command
 # and its LibreOffice children, peak memory) on a 50-page docx and a
 # 10,000-row workbook: without rendering, with rendering to count pages,
-# with --recalc and with --to pdf. Results go into BENCHMARKS.md by hand.
+# with --recalc and with --to pdf. Results go into docs/benchmarks.md by hand.
 #   bash scripts/bench-synth.sh [OUT_DIR]
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)

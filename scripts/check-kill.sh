@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Nothing left on any exit path (issue #16; BENCHMARKS.md "Batch at the floor"):
+# Nothing left on any exit path (docs/benchmarks.md "Batch at the floor"):
 #
 #   scripts/check-kill.sh EDITAUDIT_BINARY PAIRS.csv
 #

@@ -10,7 +10,7 @@
 # FUZZ_MINIMIZE executions (default 100x): with whole documents as seeds,
 # time-based minimization (Go's default 60s) takes most of the run. A crasher is written by Go to the package's
 # testdata/fuzz/<Target>/ folder: fix the bug, keep the file (it then runs as
-# a regular test in `make test`), and record it in RELIABILITY.md.
+# a regular test in `make test`), and record it in docs/operations.md.
 # The exit status is 1 when any target found a failure.
 set -u -o pipefail
 cd "$(dirname "$0")/.."

@@ -2,12 +2,12 @@
 # Installs what editaudit needs on a Debian machine, only what is missing:
 # LibreOffice (Writer, Calc, Impress, no GUI), poppler-utils (pdftoppm,
 # pdfinfo, pdftotext), mupdf-tools (mutool: the faster rasterizer over the
-# real corpus, see BENCHMARKS.md), python3-uno (LibreOffice's Python UNO
+# real corpus, see docs/benchmarks.md), python3-uno (LibreOffice's Python UNO
 # bridge, for /usr/bin/python3: the warm converter keeps LibreOffice running
 # behind it; without it editaudit falls back to batch conversion), fonts
 # (emoji: Noto Color Emoji for the browser; Symbola, an outline emoji font,
 # for LibreOffice 7.4, which leaves colour glyphs out of a PDF —
-# RENDERING.md), the libjpeg headers for go-libjpeg, and the Go modules.
+# docs/rendering.md), the libjpeg headers for go-libjpeg, and the Go modules.
 # Idempotent: a second run installs nothing. Runs as root (or with sudo
 # available); set EDITAUDIT_SKIP_APT=1 to skip system packages.
 set -euo pipefail

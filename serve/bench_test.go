@@ -2,7 +2,7 @@
 
 package serve
 
-// The measurement behind BENCHMARKS.md "Service latency": a one-word edit
+// The measurement behind docs/benchmarks.md "Service latency": a one-word edit
 // of a 5-page contract, rendering on, the original in the store, audited
 // (1) by the command, one process per audit (`editaudit audit --store S`),
 // and (2) by POST /v1/audit to a warm server (original_sha256), one client

@@ -16,7 +16,7 @@ import (
 // BenchmarkBuild measures Build (check, write, self-check with the
 // inspector; no LibreOffice) of a 50-page docx and a 10,000-row workbook,
 // reporting CPU time per build next to wall time, and the process's peak
-// resident memory (BENCHMARKS.md "Synthesis").
+// resident memory (docs/benchmarks.md "Synthesis").
 func BenchmarkBuild(b *testing.B) {
 	for _, bc := range []struct {
 		name string

@@ -13,5 +13,5 @@
 // It imports formats (and formats/inspect, formats/xlsx for the
 // dynamic-array functions) and render. It must not import audit,
 // baseline, reports, corpus, mutate or pixeldiff (rasters and their
-// comparison): it writes documents and knows nothing of audits. `editaudit synth` is its command (SYNTH.md).
+// comparison): it writes documents and knows nothing of audits. `editaudit synth` is its command (docs/synth.md).
 package synth

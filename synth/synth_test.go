@@ -317,7 +317,7 @@ func checkHwpx(t *testing.T, data []byte, parts map[string][]byte) {
 }
 
 // TestSynthesis50Pages: the 50-page report is written whole (50 chapter
-// headings, 49 page breaks). Its time budget (100 ms, BENCHMARKS.md) is
+// headings, 49 page breaks). Its time budget (100 ms, docs/benchmarks.md) is
 // measured by BenchmarkSynthesize50PageDocx, not asserted here: the
 // machine is shared.
 func TestSynthesis50Pages(t *testing.T) {

@@ -183,7 +183,7 @@ unit — and an unsigned one is B's value. [GROUP] limits a gate to one group,
 be left out): pairs, failed_rate, blocked_rate, new_error_rate,
 new_warning_rate, structure_loss_rate, loss_rate.<metric> (tables, rows…),
 pages_changed_rate, pages_changed_mean, pages_changed_p95,
-render_failure_rate, time_p95_ms. docs/nightly.md has the details.
+render_failure_rate, time_p95_ms. docs/operations.md has the details.
 
 Examples:
    editaudit corpus compare monday/ tuesday/

@@ -2,7 +2,7 @@
 
 package main
 
-// The held-out evaluation of the validators (issue #13, second pass):
+// The held-out evaluation of the validators (docs/validation.md):
 // testdata/heldout/make.py applies defects that real editing code produces
 // (python-docx and openpyxl API use, regex and string edits, zip repacking,
 // copy-paste between documents, partial deletions), each backed by a public
@@ -49,7 +49,7 @@ type heldCase struct {
 }
 
 // knownMisses are defect cases the validators do not block, with the reason
-// (VALIDATION.md "Held-out evaluation" says the same).
+// (docs/validation.md "Held-out evaluation" says the same).
 var knownMisses = map[string]string{
 	"w-image-copied-without-rel": "the copied r:embed collides with an existing relationship of another type, so it resolves: " +
 		"rels.wrong-type, a warning, since no public report says what Word does with a picture naming a non-image part",

@@ -6,7 +6,7 @@ import (
 )
 
 // MetricDef is one named number of a Metrics: a row of `corpus compare`
-// and what a `--fail-on` gate can name (docs/nightly.md lists them).
+// and what a `--fail-on` gate can name (docs/operations.md lists them).
 type MetricDef struct {
 	// Name is the public name ("blocked_rate", "loss_rate.tables").
 	Name string

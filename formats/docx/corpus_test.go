@@ -24,7 +24,7 @@ func corpusDir(t testing.TB) string {
 // numbers verified independently: a Python counter over the unzipped
 // parts (ElementTree DOM, w:p/w:tbl/w:tr/w:tc anywhere in the main part and
 // its header/footer/footnotes/endnotes/comments parts, mc:Fallback and
-// second mc:Choice branches skipped) — see VALIDATION.md. Where a raw grep
+// second mc:Choice branches skipped) — see docs/validation.md. Where a raw grep
 // of "<w:p " differs, the difference is exactly the paragraphs of VML
 // fallback text boxes, also listed there.
 func TestCorpusCounts(t *testing.T) {
@@ -96,7 +96,7 @@ func TestCorpusCounts(t *testing.T) {
 
 // TestCorpusHealthyDocx: no healthy real Word file gets a fatal finding
 // from the Word checks (a check that flags a file Word opens is wrong, or
-// its grade is). Findings above info are logged; VALIDATION.md explains
+// its grade is). Findings above info are logged; docs/validation.md explains
 // each.
 func TestCorpusHealthyDocx(t *testing.T) {
 	dir := corpusDir(t)
@@ -130,7 +130,7 @@ func TestCorpusHealthyDocx(t *testing.T) {
 }
 
 // TestCorpusBrokenDocx logs what the checks say on the broken Word files
-// (recorded in VALIDATION.md) and asserts the Word-level findings: the
+// (recorded in docs/validation.md) and asserts the Word-level findings: the
 // package-level defects of the other broken files are the core's.
 func TestCorpusBrokenDocx(t *testing.T) {
 	dir := corpusDir(t)

@@ -10,7 +10,7 @@ import (
 
 // Content models of the Word containers Word is strict about, and the
 // per-part marks (bookmarks, paragraph ids). Each rule is a row of
-// ContentRules with its grade and evidence; VALIDATION.md lists the same
+// ContentRules with its grade and evidence; docs/validation.md lists the same
 // rows.
 
 // Finding codes of the content-model checks.
@@ -38,7 +38,7 @@ type ContentRule struct {
 	Evidence string
 }
 
-// ContentRules are the Word content-model rules, in VALIDATION.md order.
+// ContentRules are the Word content-model rules, in docs/validation.md order.
 var ContentRules = []ContentRule{
 	{Code: CodeRunOutsideParagraph, Grade: formats.Fatal,
 		When:     "a w:r, w:hyperlink, w:fldSimple, w:smartTag or run content (w:t, w:br, w:drawing…) whose nearest container is w:body, w:tc, w:txbxContent, w:hdr, w:ftr, w:footnote, w:endnote or w:comment (looked through w:sdt, w:customXml and mc:AlternateContent)",

@@ -12,7 +12,7 @@ import (
 
 // Reference integrity of WordprocessingML: the ids a story part uses and
 // the part that must define them. Each kind is one row of IDRefKinds, with
-// its grade and the evidence behind it; VALIDATION.md lists the same rows
+// its grade and the evidence behind it; docs/validation.md lists the same rows
 // (a test keeps the two in step).
 
 // Finding codes of the reference checks.

@@ -52,7 +52,7 @@ func TestCorpusCounts(t *testing.T) {
 }
 
 // TestCorpusHealthy: no real document gets a fatal finding, and the only
-// Hangul findings they carry are info (VALIDATION.md, Hangul).
+// Hangul findings they carry are info (docs/validation.md, Hangul).
 func TestCorpusHealthy(t *testing.T) {
 	dir := corpusDir(t)
 	files, _ := filepath.Glob(filepath.Join(dir, "hwpx", "*"))
@@ -69,7 +69,7 @@ func TestCorpusHealthy(t *testing.T) {
 	}
 }
 
-// TestCorpusBroken: what each broken HWPX file gets (VALIDATION.md).
+// TestCorpusBroken: what each broken HWPX file gets (docs/validation.md).
 func TestCorpusBroken(t *testing.T) {
 	dir := corpusDir(t)
 	tests := []struct {

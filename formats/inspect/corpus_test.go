@@ -65,7 +65,7 @@ func TestCorpusBroken(t *testing.T) {
 		"oxsdk_5Errors.docx":               "docx.comment-undefined",
 	}
 	// Not fatal: relationships to a missing image that nothing uses (Word
-	// ignores them, python-docx#1219; VALIDATION.md).
+	// ignores them, python-docx#1219; docs/validation.md).
 	notFatal := map[string]bool{"poi_60316b.dotx": true}
 	files := testdoc.CorpusGlob(t, "broken/*")
 	for _, f := range files {

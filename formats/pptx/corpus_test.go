@@ -31,7 +31,7 @@ func inspectFile(tb testing.TB, path string) *formats.Report {
 // (grep -o '<a:p[ >/]', '<a:r[ >/]', '<a:tbl[ >/]' over ppt/slides/*.xml,
 // the p:sldId entries of ppt/presentation.xml, ppt/notesSlides/*.xml; in
 // these decks every slide part is listed once), and that no real deck
-// carries a PowerPoint finding above info (VALIDATION.md, PowerPoint).
+// carries a PowerPoint finding above info (docs/validation.md, PowerPoint).
 func TestCorpusCounts(t *testing.T) {
 	dir := corpusDir(t)
 	want := map[string]formats.Counts{
@@ -58,7 +58,7 @@ func TestCorpusCounts(t *testing.T) {
 }
 
 // TestCorpusHealthy: no real deck gets a fatal finding, and none gets a
-// PowerPoint finding above info (VALIDATION.md lists what they carry).
+// PowerPoint finding above info (docs/validation.md lists what they carry).
 func TestCorpusHealthy(t *testing.T) {
 	dir := corpusDir(t)
 	files, _ := filepath.Glob(filepath.Join(dir, "pptx", "*"))
@@ -79,7 +79,7 @@ func TestCorpusHealthy(t *testing.T) {
 }
 
 // TestCorpusBroken: the python-pptx fixture whose slide layout lost its
-// .rels gets the layout finding (a warning: see VALIDATION.md).
+// .rels gets the layout finding (a warning: see docs/validation.md).
 func TestCorpusBroken(t *testing.T) {
 	dir := corpusDir(t)
 	rep := inspectFile(t, filepath.Join(dir, "broken", "pptx_missing_rels_item.pptx"))

@@ -10,7 +10,7 @@ import (
 
 // DrawingML content models and numbers in slide-family parts: preset
 // adjust guides, transform coordinates, shape ids, shape trees and text
-// paragraphs. Each rule is a row of ContentRules (VALIDATION.md lists the
+// paragraphs. Each rule is a row of ContentRules (docs/validation.md lists the
 // same rows).
 
 // ContentRule is one content-model or value rule of a PowerPoint part.
@@ -21,7 +21,7 @@ type ContentRule struct {
 	Evidence string
 }
 
-// ContentRules are the PowerPoint rules, in VALIDATION.md order.
+// ContentRules are the PowerPoint rules, in docs/validation.md order.
 var ContentRules = []ContentRule{
 	{Code: CodeAdjustGuide, Grade: formats.Fatal,
 		When:     "an a:gd in the a:avLst of an a:prstGeom whose name is not one of the adjust guides the preset declares (presetShapeDefinitions.xml): any guide on rect, ellipse and the 62 other presets without adjust handles; adj1 on roundRect (whose guide is adj)",
@@ -46,7 +46,7 @@ var ContentRules = []ContentRule{
 		Evidence: "ECMA-376 Part 1 §19.3.1.22 (CT_GroupShape); python-openxml/python-docx#245 (scanny: appending \"often will work\" but \"working can be client specific\", so the python-openxml libraries insert in schema order; python-pptx adds shapes before p:extLst); PowerPoint's reaction not documented"},
 }
 
-// Presentation-level rules that are not content models (VALIDATION.md
+// Presentation-level rules that are not content models (docs/validation.md
 // lists them with the reference kinds).
 var (
 	ruleSlideNoLayout = ContentRule{Code: CodeSlideNoLayout, Grade: formats.Fatal,
@@ -57,8 +57,9 @@ var (
 		Evidence: "ECMA-376 Part 1 §19.7.13, §19.7.15 (ST_SlideMasterId, ST_SlideLayoutId ≥ 2147483648; one id space for masters and layouts); every real deck keeps to it; PowerPoint's reaction not documented"}
 )
 
-// ReferenceRules are the PowerPoint reference rules of round 2 (the slide
-// list's own checks, pptx.sldid-*, are older and listed in VALIDATION.md).
+// ReferenceRules are the PowerPoint reference rules of the generated tables
+// of docs/validation.md (the slide list's own checks, pptx.sldid-*, are
+// written out in its PowerPoint section).
 var ReferenceRules = []ContentRule{ruleSlideNoLayout, ruleMasterID}
 
 // maxPositiveCoordinate is ST_PositiveCoordinate's maximum (EMU).

@@ -9,14 +9,14 @@ import (
 	"github.com/editaudit/editaudit/formats"
 )
 
-// The calculation rules of the held-out round (issue #13, second pass):
+// The calculation rules (from the held-out evaluation, docs/validation.md):
 // defects that string edits and libraries produce when they change cells
 // without the calculation state around them. Each is a row of CellRules
 // (content models) or WorkbookRules (references), with its evidence;
-// VALIDATION.md lists the same rows.
+// docs/validation.md lists the same rows.
 
-// CellRules are the formula rules of the held-out round (rows of the
-// same shape as WorkbookRules; VALIDATION.md lists them as content models).
+// CellRules are the formula rules from the held-out evaluation (rows of the
+// same shape as WorkbookRules; docs/validation.md lists them as content models).
 var CellRules = []WorkbookRule{
 	{Code: CodeFormulaSyntax, Grade: formats.Fatal, When: "a formula that ends with a binary operator (=, <, >, &, +, -, *, /, ^): text such as \"=== Totals ===\" written as a formula",
 		Evidence: "jmcnamara/XlsxWriter#962 (\"====new line===\" written as a formula: Excel reports the file corrupt); mk-j/PHP_XLSXWriter#147 and #232 (a string starting with = written as a formula: \"Excel found unreadable content\"); cxn03651/write_xlsx#129 (a line starting with = inside a text: \"We found a problem with some content\" and a repair)"},

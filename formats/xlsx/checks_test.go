@@ -57,7 +57,7 @@ func TestChecks(t *testing.T) {
 
 		{"date text in number cell", book{sheets: one(rows(`<row r="1"><c r="A1"><v>28.01.2007</v></c></row>`))}, xlsx.CodeNumericText, formats.Fatal, "28.01.2007"},
 		{"t=n text", book{sheets: one(rows(`<row r="1"><c r="A1" t="n"><v>x</v></c></row>`))}, xlsx.CodeNumericText, formats.Fatal, "Sheet1!A1"},
-		// The held-out round: formula syntax, shared formulas, calcChain, activeTab.
+		// From the held-out evaluation: formula syntax, shared formulas, calcChain, activeTab.
 		{"formula ends with =", book{sheets: one(rows(`<row r="1"><c r="A1"><f>== Totals ===</f></c></row>`))}, xlsx.CodeFormulaSyntax, formats.Fatal, `operator "="`},
 		{"formula ends with +", book{sheets: one(rows(`<row r="1"><c r="A1"><f>A2+</f></c></row>`))}, xlsx.CodeFormulaSyntax, formats.Fatal, `operator "+"`},
 		{"near miss: percent and comparison", book{sheets: one(rows(`<row r="1"><c r="A1"><f>A2%</f></c><c r="B1"><f>A2&lt;&gt;"="</f></c></row>`))}, xlsx.CodeFormulaSyntax, "", ""},

@@ -105,7 +105,8 @@ const (
 	CodePivotCache = "xlsx.pivot-cache-undefined"
 )
 
-// Codes of the held-out round (issue #13, second pass).
+// Codes of the calculation and formula-syntax rules (calc.go), found by the
+// held-out evaluation (docs/validation.md).
 const (
 	// CodeFormulaSyntax: a formula that cannot be parsed (it ends with an
 	// operator: text starting with "=" written as a formula).

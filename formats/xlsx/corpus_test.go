@@ -21,7 +21,7 @@ func corpusDir(t testing.TB) string {
 }
 
 // TestCorpusHealthy: the real workbooks all open in Excel, so none may get
-// a fatal finding, and none gets an xlsx.* finding above info (VALIDATION.md
+// a fatal finding, and none gets an xlsx.* finding above info (docs/validation.md
 // lists what the package-level checks report on them). With -v it lists
 // every finding above info.
 func TestCorpusHealthy(t *testing.T) {
@@ -57,7 +57,7 @@ func TestCorpusHealthy(t *testing.T) {
 				t.Errorf("%s: healthy workbook has a fatal finding: %s", base, fd)
 			}
 			if strings.HasPrefix(fd.Code, "xlsx.") {
-				t.Errorf("%s: healthy workbook has %s (add it to VALIDATION.md with the reason, or fix the check)", base, fd)
+				t.Errorf("%s: healthy workbook has %s (add it to docs/validation.md with the reason, or fix the check)", base, fd)
 			}
 		}
 	}
@@ -68,7 +68,7 @@ func TestCorpusHealthy(t *testing.T) {
 // <tablePart in worksheets; data_validations: <dataValidation;
 // conditional_formats: <conditionalFormatting outside x14; merged_ranges:
 // <mergeCell; charts: <c:chart r:id in drawings; images: <xdr:pic in
-// drawings — see VALIDATION.md).
+// drawings — see docs/validation.md).
 var verified = map[string]formats.Counts{
 	"excelize_Book1.xlsx":                       {"sheets": 2, "defined_names": 0, "tables": 1, "data_validations": 0, "conditional_formats": 0, "merged_ranges": 1, "charts": 2, "images": 0},
 	"oxsdk_StatusReport.xltx":                   {"sheets": 6, "defined_names": 2, "tables": 0, "data_validations": 1, "conditional_formats": 5, "merged_ranges": 5, "charts": 3, "images": 0},

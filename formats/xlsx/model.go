@@ -11,7 +11,7 @@ import (
 // Workbook reference integrity (sheet ids, defined-name scopes and sheet
 // references, pivot caches, table headers) and worksheet content models
 // (containers that must not be empty, references inside the grid). Each
-// rule is a row of a table below, with its grade and evidence; VALIDATION.md
+// rule is a row of a table below, with its grade and evidence; docs/validation.md
 // lists the same rows.
 
 // ContainerRule is one worksheet container that must hold at least one
@@ -45,7 +45,7 @@ var containerRule = func() map[string]*ContainerRule {
 }()
 
 // WorkbookRule is one reference-integrity rule of the workbook, for
-// VALIDATION.md.
+// docs/validation.md.
 type WorkbookRule struct {
 	Code     string
 	Grade    formats.Grade

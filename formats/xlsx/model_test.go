@@ -33,8 +33,8 @@ func pivotBook(cacheID string) book {
 	return b
 }
 
-// TestModelChecks: the reference-integrity and content-model checks of
-// round 2, each with a trigger and a near miss.
+// TestModelChecks: the reference-integrity and content-model checks
+// (model.go, styles.go), each with a trigger and a near miss.
 func TestModelChecks(t *testing.T) {
 	cell := func(attrs string) book {
 		return book{sheets: one(rows(`<row r="1"><c r="A1"` + attrs + `><v>1</v></c></row>`)), styles: stylesXML}

@@ -12,7 +12,7 @@ import (
 // Style references. A cell, row or column names its format by index into
 // styles.xml's cellXfs; a format names its font, fill and border by index,
 // and a conditional format its differential format by index into dxfs.
-// Each kind is a row of StyleRefKinds; VALIDATION.md lists the same rows.
+// Each kind is a row of StyleRefKinds; docs/validation.md lists the same rows.
 
 // StyleRefKind is one kind of index reference into styles.xml.
 type StyleRefKind struct {
@@ -45,7 +45,7 @@ var (
 		Evidence: "QtExcel/QXlsx#155 (conditional format whose differential format was never written to dxfs: Excel cannot open the file without an error); PHPOffice/PHPExcel#481 (\"Removed Feature: Conditional formatting\")"}
 	refNumFmt = &StyleRefKind{Where: "xf/@numFmtId", Space: "numFmts (ids 164 and up)", Grade: formats.Warning,
 		Evidence: "ECMA-376 Part 1 §18.8.30: ids 0–163 are built in, others must be defined; Excel's reaction to an undefined one is not documented"}
-	// StyleRefKinds lists the kinds, in VALIDATION.md order.
+	// StyleRefKinds lists the kinds, in docs/validation.md order.
 	StyleRefKinds = []*StyleRefKind{refCellS, refRowS, refColStyle, refFontID, refFillID, refBorderID, refXfID, refDxfID, refNumFmt}
 )
 

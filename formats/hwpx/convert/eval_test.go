@@ -1,6 +1,6 @@
 //go:build eval
 
-// The fidelity evaluation of RENDERING.md ("Hangul (.hwpx) pages"): it
+// The fidelity evaluation of docs/rendering.md ("Hangul (.hwpx) pages"): it
 // measures PDFs made by each candidate renderer against what every real
 // HWPX file declares about its own layout.
 //

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Held-out evaluation of editaudit's validators (issue #13, second pass).
+"""Held-out evaluation of editaudit's validators (docs/validation.md).
 
 Applies defects that real editing code produces (python-docx and openpyxl API
 use, regex/string edits of the XML, zip repacking, copy-paste between

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Renders the corpus's hwpx files with candidates (b) and (c) into OUT/b and
-# OUT/c for the fidelity evaluation (RENDERING.md, "Hangul pages").
+# OUT/c for the fidelity evaluation (docs/rendering.md, "Hangul pages").
 #   bash run.sh CORPUS/hwpx OUT
 # Needs node/npm and chromium. The HTTP server listens on 127.0.0.1 only.
 set -euo pipefail
