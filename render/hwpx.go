@@ -13,7 +13,7 @@ import (
 // HWPXNotice is said once with the pages of a Hangul document: LibreOffice
 // has no HWPX import filter, so its pages are laid out from editaudit's
 // own conversion (formats/hwpx/convert), an approximation of Hancom
-// Office's layout (RENDERING.md, "Hangul (.hwpx) pages").
+// Office's layout (docs/rendering.md, "Hangul (.hwpx) pages").
 const HWPXNotice = convert.Notice
 
 // ReasonConvert: editaudit's HWPX converter could not read the document.

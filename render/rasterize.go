@@ -176,7 +176,7 @@ type Pdftoppm struct {
 
 // NewPdftoppm returns a Rasterizer running poppler's pdftoppm to raw PPM
 // on stdout (as fast as writing page files to a temp folder, and nothing
-// to clean up: BENCHMARKS.md "Rendering").
+// to clean up: docs/benchmarks.md "Rendering").
 func NewPdftoppm() Rasterizer { return &Pdftoppm{} }
 
 // DefaultRasterizer returns poppler's pdftoppm when it and pdfinfo are in
@@ -185,13 +185,13 @@ func NewPdftoppm() Rasterizer { return &Pdftoppm{} }
 // Toolchain, so rasters of the two are never compared with each other.
 //
 // pdftoppm comes first although mutool needs about half its CPU per page
-// (BENCHMARKS.md "Rendering"): poppler snaps glyphs to whole pixels, so a
+// (docs/benchmarks.md "Rendering"): poppler snaps glyphs to whole pixels, so a
 // text line LibreOffice moved, or placed a fraction of a point apart in a
 // re-laid-out but unchanged page, is drawn pixel-identically — what page
 // signatures, alignment and reflow detection rely on (pixeldiff.PageSig
 // Lines). MuPDF draws glyphs at quarter-pixel phases: over edits of real
 // documents it reported unchanged pages as changed and an original page
-// as deleted where pdftoppm found it moved (RENDERING.md "Which
+// as deleted where pdftoppm found it moved (docs/rendering.md "Which
 // rasterizer"), for a saving of a few percent of an audit's CPU.
 func DefaultRasterizer() Rasterizer {
 	_, errP := exec.LookPath("pdftoppm")

@@ -2,7 +2,7 @@
 
 package render
 
-// Measurements behind BENCHMARKS.md "Rendering". Run with the real corpus:
+// Measurements behind docs/benchmarks.md "Rendering". Run with the real corpus:
 //
 //	EDITAUDIT_CORPUS=/path/to/corpus go test -tags bench -run Bench -v -timeout 30m ./render
 //

@@ -179,7 +179,7 @@ func TestRenderCorpusSample(t *testing.T) {
 // TestRenderCorpusAll renders every docx, pptx and xlsx of the real corpus,
 // and the broken ones, through one pool (EDITAUDIT_SLOW=1: several minutes).
 // With -update it rewrites docs/rendering-corpus.md, the file-by-file table
-// RENDERING.md links to; EDITAUDIT_RENDER_REPORT=FILE writes the same page
+// docs/rendering.md links to; EDITAUDIT_RENDER_REPORT=FILE writes the same page
 // elsewhere. EDITAUDIT_RENDER_FILTER=a,b keeps only files whose name
 // contains one of the comma-separated strings (then -update is refused: the
 // page lists every file).
@@ -240,7 +240,7 @@ const corpusReportHead = `# Rendering the real corpus, file by file
 
 Written by ` + "`EDITAUDIT_SLOW=1 EDITAUDIT_CORPUS=… go test ./render -run TestRenderCorpusAll\n-update`" + `: every docx, pptx and xlsx of the real corpus and every non-HWPX file of ` + "`broken/`" + `, through
 one pool, beside LibreOffice's own ` + "`--convert-to pdf`" + ` of the same file. What it shows:
-[RENDERING.md](../RENDERING.md) "Real corpus".
+[rendering.md](rendering.md#real-corpus) "Real corpus".
 `
 
 var update = flag.Bool("update", false, "rewrite docs/rendering-corpus.md (with EDITAUDIT_SLOW=1)")

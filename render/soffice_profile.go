@@ -29,7 +29,7 @@ func fileURL(path string) string {
 // per-session state in the pixels. The locale is not set here but pinned
 // in the environment (sofficeEnv): setting ooSetupSystemLocale=en-US
 // changed one real spreadsheet from 72 to 77 pages against LibreOffice's
-// own export (RENDERING.md).
+// own export (docs/rendering.md).
 //
 // Values: Writer Content/Update/Link 0 = NEVER (sw/inc/linkenum.hxx);
 // Calc Content/Update/Link 1 = LM_NEVER (sc/inc/global.hxx, ScLkUpdMode);

@@ -22,9 +22,8 @@ const TextTimeout = 2 * time.Minute
 // corpus's largest Word file (poi_bug65649.docx, 180 pages) pdftotext -tsv
 // needs 0.67 s of CPU and writes 3.7 MB; mutool's structured text 0.81 s
 // and 41 MB (one element per character), which must then be parsed too.
-// Both give the same lines on LibreOffice's PDFs for what alignment needs
-// (BENCHMARKS.md "Text layer"). poppler-utils is already required (pdfinfo,
-// pdftoppm).
+// Both give the same lines on LibreOffice's PDFs for what alignment needs.
+// poppler-utils is already required (pdfinfo, pdftoppm).
 func TextLayer(ctx context.Context, pdf string, dpi int) ([]*pixeldiff.PageText, error) {
 	ctx, cancel := context.WithTimeout(ctx, TextTimeout)
 	defer cancel()
