@@ -48,6 +48,7 @@ var (
 		"internal/fsutil":      {"*"},
 		"internal/ctxio":       {"*"},
 		"internal/plural":      {"*"},
+		"internal/httpauth":    {"*"},
 		"internal/testdoc":     {"*"},
 		"internal/layout":      {"*"},
 	}
