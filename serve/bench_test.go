@@ -28,6 +28,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/editaudit/editaudit/baseline"
 	"github.com/editaudit/editaudit/synth"
 )
 
@@ -140,7 +141,7 @@ func TestBenchService(t *testing.T) {
 	// The service, warm, the original stored by POST /v1/baseline.
 	r := start(t, Config{StoreDir: filepath.Join(dir, "service-store"), RenderMode: "on"})
 	resp, body := post(t, r.url+PathBaseline, "", file("file", "contract.docx", orig))
-	var bl baselineJSON
+	var bl baseline.Receipt
 	if resp.StatusCode != 200 || json.Unmarshal(body, &bl) != nil || bl.Pages.Count != 5 {
 		t.Fatalf("baseline: %d %s", resp.StatusCode, body)
 	}
