@@ -139,6 +139,14 @@ func (h minLevel) Enabled(ctx context.Context, l slog.Level) bool {
 	return l >= h.min && h.Handler.Enabled(ctx, l)
 }
 
+func (h minLevel) WithAttrs(as []slog.Attr) slog.Handler {
+	return minLevel{h.Handler.WithAttrs(as), h.min}
+}
+
+func (h minLevel) WithGroup(name string) slog.Handler {
+	return minLevel{h.Handler.WithGroup(name), h.min}
+}
+
 // instructions is what the handshake tells a client's model about the
 // server as a whole.
 const instructions = `editaudit checks documents (Word .docx, PowerPoint .pptx, Excel .xlsx, Hangul .hwpx) that you write or edit.

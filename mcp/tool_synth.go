@@ -15,6 +15,7 @@ import (
 	"github.com/editaudit/editaudit/formats"
 	"github.com/editaudit/editaudit/formats/inspect"
 	"github.com/editaudit/editaudit/internal/fsutil"
+	"github.com/editaudit/editaudit/internal/plural"
 	"github.com/editaudit/editaudit/render"
 	"github.com/editaudit/editaudit/reports"
 	"github.com/editaudit/editaudit/synth"
@@ -108,7 +109,7 @@ func (s *Server) synthTool(ctx context.Context, c *call) (*sdk.CallToolResult, e
 	w := res.WrittenAs(out)
 	pages := "pages not counted (not rendered)"
 	if w.Pages != nil {
-		pages = fmt.Sprintf("%d pages", *w.Pages)
+		pages = plural.Of(*w.Pages, "page", "pages")
 	}
 	text := fmt.Sprintf("Wrote %s: %s, %s, sha256 %s.", out, res.Format, pages, w.SHA256)
 	for _, n := range res.Notes {
@@ -153,5 +154,5 @@ func (s *Server) checkWritten(ctx context.Context, c *call, path, name string, b
 // refused is a spec that synth refused, as a tool error: the command's
 // text (every error with its path and cap) and editaudit.synth/v1.
 func refused(se *synth.SpecErrors) error {
-	return &toolError{msg: se.Text("the spec"), structured: se.Refused()}
+	return &toolError{msg: se.Text("synth"), structured: se.Refused()}
 }
