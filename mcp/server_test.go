@@ -183,7 +183,9 @@ func TestRestore(t *testing.T) {
 		var out struct {
 			Blocked, Restored bool
 			Rejected          string
-			Counts            struct{ NewFindings struct{ Fatal int } `json:"new_findings"` }
+			Counts            struct {
+				NewFindings struct{ Fatal int } `json:"new_findings"`
+			}
 		}
 		structured(t, res, &out)
 		now, _ := os.ReadFile(filepath.Join(dir, "broken.docx"))
