@@ -59,5 +59,6 @@ try {
 } finally {
   await client.close().catch(() => {});
 }
+// Not process.exit: it would cut a large answer written to a pipe.
 process.stdout.write(JSON.stringify(out) + "\n");
-process.exit(out.fatal ? 1 : 0);
+process.exitCode = out.fatal ? 1 : 0;
