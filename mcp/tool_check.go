@@ -12,10 +12,40 @@ import (
 	"github.com/editaudit/editaudit/reports"
 )
 
-type checkArgs struct {
+// docArgs are the arguments of check and render: a document, and how
+// many of its first pages to attach as images within which budget.
+type docArgs struct {
 	Path       string `json:"path"`
 	Show       *int   `json:"show"`
 	ModelBytes int    `json:"model_bytes"`
+}
+
+// doc is docArgs checked: the resolved path and the page cap and budget.
+type doc struct {
+	name, path string
+	show       int
+	mopts      reports.ModelOptions
+}
+
+// docArgs reads and checks the arguments of check and render.
+func (s *Server) docArgs(c *call) (doc, error) {
+	var a docArgs
+	if err := c.decode(&a, "path", "show", "model_bytes"); err != nil {
+		return doc{}, err
+	}
+	show, err := pageCount("show", a.Show, reports.DefaultCheckPages, maxPagesShown)
+	if err != nil {
+		return doc{}, err
+	}
+	mopts, err := modelOptions(a.ModelBytes)
+	if err != nil {
+		return doc{}, err
+	}
+	path, err := s.roots.file("path", a.Path)
+	if err != nil {
+		return doc{}, err
+	}
+	return doc{name: a.Path, path: path, show: show, mopts: mopts}, nil
 }
 
 // checkOut is the check tool's structured content: editaudit.check/v1
@@ -36,38 +66,26 @@ type pagesOut struct {
 }
 
 func (s *Server) check(ctx context.Context, c *call) (*sdk.CallToolResult, error) {
-	var a checkArgs
-	if err := c.decode(&a, "path", "show", "model_bytes"); err != nil {
-		return nil, err
-	}
-	show, err := pageCount("show", a.Show, reports.DefaultCheckPages, maxPagesShown)
+	d, err := s.docArgs(c)
 	if err != nil {
 		return nil, err
 	}
-	mopts, err := modelOptions(a.ModelBytes)
+	c.step("validating %s", d.name)
+	rep, err := inspect.File(ctx, d.path, inspect.Options{})
 	if err != nil {
 		return nil, err
 	}
-	path, err := s.roots.file("path", a.Path)
+	rep.Path = formats.EscapeName(d.name)
+	pages, po, err := s.firstPages(ctx, c, rep.Format, d.path, d.show)
 	if err != nil {
 		return nil, err
 	}
-	c.step("validating %s", a.Path)
-	rep, err := inspect.File(ctx, path, inspect.Options{})
-	if err != nil {
-		return nil, err
-	}
-	rep.Path = formats.EscapeName(a.Path)
-	pages, po, err := s.firstPages(ctx, c, rep.Format, path, show)
-	if err != nil {
-		return nil, err
-	}
-	blocks, err := reports.CheckBlocks(rep, pages, show, mopts)
+	blocks, err := reports.CheckBlocks(rep, pages, d.show, d.mopts)
 	if err != nil {
 		return nil, err
 	}
 	po.Attached = attached(blocks, pages)
-	if po.Message != "" && po.Status != "ok" && show > 0 {
+	if po.Message != "" && po.Status != "ok" && d.show > 0 {
 		blocks = append(blocks, reports.Block{Text: "Pages not attached: " + po.Message})
 	}
 	return &sdk.CallToolResult{Content: content(blocks), StructuredContent: checkOut{CheckJSON: reports.CheckJSONOf(rep, false), Pages: po}}, nil

@@ -14,12 +14,6 @@ import (
 	"github.com/editaudit/editaudit/reports"
 )
 
-type renderArgs struct {
-	Path       string `json:"path"`
-	Show       *int   `json:"show"`
-	ModelBytes int    `json:"model_bytes"`
-}
-
 // renderOut is the render tool's structured content: pages.json
 // (editaudit.pages/v1; no image files, so Image is empty) and the pages
 // attached as images.
@@ -29,19 +23,7 @@ type renderOut struct {
 }
 
 func (s *Server) renderTool(ctx context.Context, c *call) (*sdk.CallToolResult, error) {
-	var a renderArgs
-	if err := c.decode(&a, "path", "show", "model_bytes"); err != nil {
-		return nil, err
-	}
-	show, err := pageCount("show", a.Show, reports.DefaultCheckPages, maxPagesShown)
-	if err != nil {
-		return nil, err
-	}
-	mopts, err := modelOptions(a.ModelBytes)
-	if err != nil {
-		return nil, err
-	}
-	path, err := s.roots.file("path", a.Path)
+	d, err := s.docArgs(c)
 	if err != nil {
 		return nil, err
 	}
@@ -52,11 +34,11 @@ func (s *Server) renderTool(ctx context.Context, c *call) (*sdk.CallToolResult, 
 	if r == nil {
 		return nil, argError("%v", s.errNoRenderer())
 	}
-	c.step("rendering %s with LibreOffice", a.Path)
+	c.step("rendering %s with LibreOffice", d.name)
 	var pages []reports.CheckPage
-	doc, rerr := r.Describe(ctx, path, func(p *render.PageImage, ra *pixeldiff.Raster) error {
+	doc, rerr := r.Describe(ctx, d.path, func(p *render.PageImage, ra *pixeldiff.Raster) error {
 		c.step("page %d drawn", p.Page)
-		if p.Page > show {
+		if p.Page > d.show {
 			return nil
 		}
 		var buf bytes.Buffer
@@ -69,22 +51,22 @@ func (s *Server) renderTool(ctx context.Context, c *call) (*sdk.CallToolResult, 
 	if doc == nil {
 		return nil, rerr
 	}
-	doc.Path = a.Path
+	doc.Path = d.name
 	for i := range pages {
 		pages[i].Total = doc.Count
 	}
-	text := fmt.Sprintf("%s: %s at %d dpi (toolchain %s).", a.Path, plural.Of(doc.Count, "page", "pages"), r.DPIValue(), doc.ToolchainKey)
+	text := fmt.Sprintf("%s: %s at %d dpi (toolchain %s).", d.name, plural.Of(doc.Count, "page", "pages"), r.DPIValue(), doc.ToolchainKey)
 	if rerr != nil {
 		what := "could not be drawn"
 		if errors.Is(rerr, render.ErrUnsupported) {
 			what = "is not a kind of document LibreOffice draws"
 		}
-		text = fmt.Sprintf("%s %s: %v", a.Path, what, rerr)
+		text = fmt.Sprintf("%s %s: %v", d.name, what, rerr)
 		if doc.Count > 0 {
 			text += fmt.Sprintf(" (the first %s were drawn)", plural.Of(doc.Count, "page", "pages"))
 		}
 	}
-	blocks, err := reports.PageBlocks(text, pages, show, mopts)
+	blocks, err := reports.PageBlocks(text, pages, d.show, d.mopts)
 	if err != nil {
 		return nil, err
 	}
