@@ -177,6 +177,16 @@ func (s *Server) WaitRenderer(ctx context.Context) error {
 	return err
 }
 
+// waitStep says, in the call's progress, that it waits for LibreOffice to
+// start, when it does (the first call after the server started).
+func (s *Server) waitStep(c *call) {
+	select {
+	case <-s.rendererDone:
+	default:
+		c.step("waiting for LibreOffice to start (the first call after the server started)")
+	}
+}
+
 // rendererFor waits for the Renderer: nil without an error when pages are
 // not rendered here (render off, or auto without LibreOffice).
 func (s *Server) rendererFor(ctx context.Context) (*render.Renderer, error) {

@@ -96,6 +96,7 @@ func (s *Server) auditTool(ctx context.Context, c *call) (*sdk.CallToolResult, e
 	if show == 0 {
 		opts.Show = -1
 	}
+	s.waitStep(c)
 	r, err := s.rendererFor(ctx)
 	switch {
 	case s.cfg.RenderMode == audit.RenderOff:

@@ -34,6 +34,7 @@ func (s *Server) baselineTool(ctx context.Context, c *call) (*sdk.CallToolResult
 	}
 	var r *render.Renderer
 	if s.cfg.RenderMode != audit.RenderOff {
+		s.waitStep(c)
 		if r, err = s.rendererFor(ctx); err != nil && s.cfg.RenderMode == audit.RenderOn {
 			return nil, err
 		}

@@ -108,6 +108,7 @@ func (s *Server) firstPages(ctx context.Context, c *call, f formats.Format, path
 		po.Status, po.Message = "unsupported", "not a document editaudit renders"
 		return nil, po, nil
 	}
+	s.waitStep(c)
 	r, err := s.rendererFor(ctx)
 	if err != nil {
 		po.Status, po.Message = "failed", err.Error()

@@ -27,6 +27,7 @@ func (s *Server) renderTool(ctx context.Context, c *call) (*sdk.CallToolResult, 
 	if err != nil {
 		return nil, err
 	}
+	s.waitStep(c)
 	r, err := s.rendererFor(ctx)
 	if err != nil {
 		return nil, err

@@ -85,6 +85,7 @@ func (s *Server) synthTool(ctx context.Context, c *call) (*sdk.CallToolResult, e
 	if strings.EqualFold(filepath.Ext(out), ".pdf") {
 		opts.To = "pdf"
 	}
+	s.waitStep(c)
 	r, err := s.rendererFor(ctx)
 	switch {
 	case err != nil && (s.cfg.RenderMode == audit.RenderOn || opts.To == "pdf"):
