@@ -113,18 +113,52 @@ func WriteFolder(ctx context.Context, docPath, dir string, opts FolderOptions) (
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	doc.Toolchain = r.Toolchain(ctx)
-	doc.ToolchainKey = doc.Toolchain.Key()
-	_, rerr := r.Render(ctx, docPath, func(page int, ra *pixeldiff.Raster, w, h float64) error {
-		name := fmt.Sprintf("page-%03d%s", page, ext)
+	doc, rerr := r.Describe(ctx, docPath, func(p *PageImage, ra *pixeldiff.Raster) error {
+		name := fmt.Sprintf("page-%03d%s", p.Page, ext)
 		if err := fsutil.WriteAtomic(filepath.Join(dir, name), 0o644, func(wr io.Writer) error {
 			return encodeImage(wr, ra, ext)
 		}); err != nil {
 			return fmt.Errorf("writing %s: %w", name, err)
 		}
+		p.Image = name
+		return nil
+	})
+	if doc == nil {
+		return nil, rerr
+	}
+	if err := writePagesJSON(dir, doc); err != nil {
+		return nil, err
+	}
+	return doc, rerr
+}
+
+// Describe renders the document at docPath with r and describes its pages
+// as pages.json does (PagesFile: sizes, pixel hashes, the toolchain),
+// calling each with every page in order (it may set the page's Image, and
+// must not keep the raster). A document LibreOffice cannot draw
+// (ErrUnsupported, ErrRenderFailed) is described with the status and the
+// message, and the error is returned with the description; the pages
+// drawn before a failure are kept in it. A missing renderer, an error of
+// each, I/O errors and cancellation return no description. It is what
+// WriteFolder writes, with the caller's Renderer (a warm one shared by
+// many calls, as editaudit mcp's render tool has).
+func (r *Renderer) Describe(ctx context.Context, docPath string, each func(*PageImage, *pixeldiff.Raster) error) (*PagesFile, error) {
+	sum, err := fsutil.SHA256File(docPath)
+	if err != nil {
+		return nil, err
+	}
+	doc := &PagesFile{Schema: PagesSchema, Path: docPath, SHA256: sum, Status: StatusOK, Pages: []PageImage{}}
+	doc.Toolchain = r.Toolchain(ctx)
+	doc.ToolchainKey = doc.Toolchain.Key()
+	var eachErr error
+	_, rerr := r.Render(ctx, docPath, func(page int, ra *pixeldiff.Raster, w, h float64) error {
 		h256 := sha256.Sum256(ra.Pix)
-		doc.Pages = append(doc.Pages, PageImage{Page: page, WidthPt: w, HeightPt: h, WidthPx: ra.W, HeightPx: ra.H,
-			SHA256: hex.EncodeToString(h256[:]), Image: name})
+		p := PageImage{Page: page, WidthPt: w, HeightPt: h, WidthPx: ra.W, HeightPx: ra.H, SHA256: hex.EncodeToString(h256[:])}
+		if err := each(&p, ra); err != nil {
+			eachErr = err
+			return err
+		}
+		doc.Pages = append(doc.Pages, p)
 		return nil
 	})
 	doc.Count = len(doc.Pages)
@@ -133,6 +167,8 @@ func WriteFolder(ctx context.Context, docPath, dir string, opts FolderOptions) (
 			return nil, ctx.Err()
 		}
 		switch {
+		case eachErr != nil:
+			return nil, eachErr
 		case errors.Is(rerr, ErrUnsupported):
 			doc.Status, doc.Message = StatusUnsupported, rerr.Error()
 		case errors.Is(rerr, ErrRenderFailed):
@@ -140,9 +176,6 @@ func WriteFolder(ctx context.Context, docPath, dir string, opts FolderOptions) (
 		default: // no renderer, I/O: nothing to describe in pages.json
 			return nil, rerr
 		}
-	}
-	if err := writePagesJSON(dir, doc); err != nil {
-		return nil, err
 	}
 	return doc, rerr
 }

@@ -261,6 +261,11 @@ func fitShown(r *audit.Result, text []contentBlock, opts ModelOptions) ([]audit.
 // what the page cap (pageCap, 0: none) and the byte budget cut, "" when
 // nothing was. pages is not changed.
 func FitCheckPages(rep *formatsReport, pages []CheckPage, pageCap int, opts ModelOptions) ([]CheckPage, string, error) {
+	return fitPages(blockBytes(textBlock(checkFeedback(rep, pages))), pages, pageCap, opts)
+}
+
+// fitPages is FitCheckPages after a text block of textBytes.
+func fitPages(textBytes int, pages []CheckPage, pageCap int, opts ModelOptions) ([]CheckPage, string, error) {
 	imgs := make([]budgetImage, len(pages))
 	for i, p := range pages {
 		if len(p.JPEG) == 0 {
@@ -268,8 +273,7 @@ func FitCheckPages(rep *formatsReport, pages []CheckPage, pageCap int, opts Mode
 		}
 		imgs[i] = budgetImage{name: fmt.Sprintf("page %d", p.Page), caption: audit.CheckPageCaption(p.Page, p.Total), jpeg: p.JPEG}
 	}
-	fixed := envelopeBytes + blockBytes(textBlock(checkFeedback(rep, pages)))
-	kept, acct := fitImages(fixed, opts.maxBytes(), imgs)
+	kept, acct := fitImages(envelopeBytes+textBytes, opts.maxBytes(), imgs)
 	acct.PageCap = pageCap
 	if len(pages) > 0 && pageCap > 0 && len(pages) >= pageCap && pages[0].Total > len(pages) {
 		acct.Uncapped = pages[0].Total - len(pages)

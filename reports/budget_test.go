@@ -196,3 +196,50 @@ func TestCheckPagesBudget(t *testing.T) {
 		t.Errorf("short file: %d images, %q", len(imgs), texts[0])
 	}
 }
+
+// TestPageBlocks: the pages of a rendering as values, fitted like a
+// check's: captions before images, the cap and the budget stated, and the
+// whole as JSON within the budget; the blocks of an audit and a check are
+// what their model writers write.
+func TestPageBlocks(t *testing.T) {
+	var pages []CheckPage
+	for i := 1; i <= 3; i++ {
+		pages = append(pages, CheckPage{Page: i, Total: 9, JPEG: noisyJPEG(t, uint64(i), 1100, 1500)})
+	}
+	budget := b64Len(len(pages[0].JPEG)) + 16<<10
+	blocks, err := PageBlocks("deck.pptx: 9 pages.", pages, 3, ModelOptions{MaxBytes: budget})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var images, size int
+	for i, b := range blocks {
+		if b.JPEG != nil {
+			images++
+			size += b64Len(len(b.JPEG))
+			if blocks[i-1].Text != fmt.Sprintf("Page %d of 9, as rendered.", images) {
+				t.Errorf("image %d follows %q", images, blocks[i-1].Text)
+			}
+		} else {
+			size += len(b.Text)
+		}
+	}
+	note := blocks[len(blocks)-1].Text
+	if blocks[0].Text != "deck.pptx: 9 pages." || images < 1 || images > 2 || size > budget ||
+		!strings.Contains(note, "the page cap (3) left out the last 6 pages") || !strings.Contains(note, "did not fit") {
+		t.Errorf("%d images, %d bytes (budget %d), note %q", images, size, budget, note)
+	}
+	// An audit's blocks are what WriteModelWith writes.
+	r := shownResult(t, 2)
+	blocks, err = AuditBlocks(r, ModelOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := WriteModelWith(&b, r, ModelOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	texts, imgs := decodeBudgeted(t, b.Bytes())
+	if len(blocks) != len(texts)+len(imgs) || blocks[0].Text != texts[0] || len(imgs) != 2 || !bytes.Equal(blocks[2].JPEG, imgs[0]) {
+		t.Errorf("AuditBlocks: %d blocks, the writer %d texts and %d images", len(blocks), len(texts), len(imgs))
+	}
+}

@@ -40,10 +40,30 @@ func jpegBlock(b []byte) contentBlock {
 		Type: "base64", MediaType: "image/jpeg", Data: base64.StdEncoding.EncodeToString(b)}}
 }
 
-func writeModel(w io.Writer, blocks []contentBlock) error {
+// Block is one block of model content, as values: a text, or a JPEG
+// image when JPEG is set. `--format model` writes them as content blocks;
+// editaudit mcp sends them as MCP text and image content.
+type Block struct {
+	Text string
+	JPEG []byte
+}
+
+func textOf(s string) Block { return Block{Text: s} }
+
+func jpegOf(b []byte) Block { return Block{JPEG: b} }
+
+func writeModel(w io.Writer, blocks []Block) error {
+	out := make([]contentBlock, len(blocks))
+	for i, b := range blocks {
+		if b.JPEG != nil {
+			out[i] = jpegBlock(b.JPEG)
+		} else {
+			out[i] = textBlock(b.Text)
+		}
+	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
-	return enc.Encode(modelMessage{Content: blocks})
+	return enc.Encode(modelMessage{Content: out})
 }
 
 // WriteModel writes r as model content blocks (`--format model`) within
@@ -63,19 +83,30 @@ func WriteModel(w io.Writer, r *audit.Result) error {
 // LoadImages first when the composites are only on disk). The output is
 // one line of JSON.
 func WriteModelWith(w io.Writer, r *audit.Result, opts ModelOptions) error {
-	text := []contentBlock{textBlock(feedbackOf(r))}
-	shown, captions, note, err := fitShown(r, text, opts)
+	blocks, err := AuditBlocks(r, opts)
 	if err != nil {
 		return err
 	}
-	blocks := text
+	return writeModel(w, blocks)
+}
+
+// AuditBlocks returns the blocks WriteModelWith writes for r, as values:
+// the feedback, a caption and an image for each shown page that fits the
+// budget of opts, and the "Limits: …" note when something was cut.
+func AuditBlocks(r *audit.Result, opts ModelOptions) ([]Block, error) {
+	text := []contentBlock{textBlock(feedbackOf(r))}
+	shown, captions, note, err := fitShown(r, text, opts)
+	if err != nil {
+		return nil, err
+	}
+	blocks := []Block{textOf(text[0].Text)}
 	for i, s := range shown {
-		blocks = append(blocks, textBlock(captions[i]), jpegBlock(s.JPEG))
+		blocks = append(blocks, textOf(captions[i]), jpegOf(s.JPEG))
 	}
 	if note != "" {
-		blocks = append(blocks, textBlock(note))
+		blocks = append(blocks, textOf(note))
 	}
-	return writeModel(w, blocks)
+	return blocks, nil
 }
 
 // LoadImages fills in ShownPage.JPEG of r's shown pages that have none from
@@ -139,18 +170,44 @@ func WriteCheckModel(w io.Writer, rep *formats.Report, pages []CheckPage) error 
 // cap (pageCap: the pages were rendered up to it) or the byte budget cut
 // something, a "Limits: …" block saying what (FitCheckPages).
 func WriteCheckModelWith(w io.Writer, rep *formats.Report, pages []CheckPage, pageCap int, opts ModelOptions) error {
-	kept, note, err := FitCheckPages(rep, pages, pageCap, opts)
+	blocks, err := CheckBlocks(rep, pages, pageCap, opts)
 	if err != nil {
 		return err
 	}
-	blocks := []contentBlock{textBlock(checkFeedbackOf(rep, kept, pagesTotal(pages)))}
+	return writeModel(w, blocks)
+}
+
+// CheckBlocks returns the blocks WriteCheckModelWith writes, as values.
+func CheckBlocks(rep *formats.Report, pages []CheckPage, pageCap int, opts ModelOptions) ([]Block, error) {
+	kept, note, err := FitCheckPages(rep, pages, pageCap, opts)
+	if err != nil {
+		return nil, err
+	}
+	return pageBlocks(checkFeedbackOf(rep, kept, pagesTotal(pages)), kept, note), nil
+}
+
+// PageBlocks is text followed by the pages of a document, each with its
+// caption ("Page 3 of 12, as rendered."), fitted into the budget of opts
+// and the page cap (pageCap, 0: none) as a check's pages are, and the
+// "Limits: …" note when something was cut: what editaudit mcp's render
+// tool returns.
+func PageBlocks(text string, pages []CheckPage, pageCap int, opts ModelOptions) ([]Block, error) {
+	kept, note, err := fitPages(blockBytes(textBlock(text)), pages, pageCap, opts)
+	if err != nil {
+		return nil, err
+	}
+	return pageBlocks(text, kept, note), nil
+}
+
+func pageBlocks(text string, kept []CheckPage, note string) []Block {
+	blocks := []Block{textOf(text)}
 	for _, p := range kept {
-		blocks = append(blocks, textBlock(audit.CheckPageCaption(p.Page, p.Total)), jpegBlock(p.JPEG))
+		blocks = append(blocks, textOf(audit.CheckPageCaption(p.Page, p.Total)), jpegOf(p.JPEG))
 	}
 	if note != "" {
-		blocks = append(blocks, textBlock(note))
+		blocks = append(blocks, textOf(note))
 	}
-	return writeModel(w, blocks)
+	return blocks
 }
 
 // checkFeedback is audit.CheckFeedback for the attached pages.

@@ -50,18 +50,20 @@ go mod download
 # The node packages the tests use, each pinned by its lock file and
 # installed again only when the lock file changed: tools/validate (SARIF
 # and Kubernetes schemas, the JUnit XSD, the Dockerfile linter, the OpenAPI
-# check, playwright-core for the corpus index page) and the TypeScript
-# compiler of the client example (examples/clients/typescript).
+# check, playwright-core for the corpus index page), the TypeScript
+# compiler of the client example (examples/clients/typescript) and the
+# official MCP TypeScript SDK that drives `editaudit mcp` in its tests
+# (tools/mcpclient).
 if command -v npm >/dev/null 2>&1; then
   root="$(cd "$(dirname "$0")/.." && pwd)"
-  for v in "$root/tools/validate" "$root/examples/clients/typescript"; do
+  for v in "$root/tools/validate" "$root/examples/clients/typescript" "$root/tools/mcpclient"; do
     if ! cmp -s "$v/package-lock.json" "$v/node_modules/.package-lock.json.installed" 2>/dev/null; then
       echo "setup: npm ci in $v" >&2
       (cd "$v" && npm ci --no-audit --no-fund >/dev/null && cp package-lock.json node_modules/.package-lock.json.installed)
     fi
   done
 else
-  echo "setup: npm missing: the schema checks of tools/validate and the TypeScript client test will be skipped (failed under CI)" >&2
+  echo "setup: npm missing: the schema checks of tools/validate and the TypeScript and MCP client tests will be skipped (failed under CI)" >&2
 fi
 # staticcheck (run by `make test` through `make lint`), from the Go module
 # proxy, pinned; installed only when that version is missing.

@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/editaudit/editaudit/audit"
-	"github.com/editaudit/editaudit/baseline"
 	"github.com/editaudit/editaudit/render"
 	"github.com/editaudit/editaudit/reports"
 )
@@ -225,22 +224,6 @@ func missing(field, what string) *Error {
 // The form of POST /v1/baseline.
 var baselineForm = form{files: []string{"file"}, fields: []string{"name"}}
 
-// baselineJSON is the answer of POST /v1/baseline.
-type baselineJSON struct {
-	Schema string `json:"schema"`
-	SHA256 string `json:"sha256"`
-	Name   string `json:"name"`
-	Format string `json:"format"`
-	// Stored is "stored" (made now) or "already stored".
-	Stored   string `json:"stored"`
-	Findings int    `json:"findings"`
-	Pages    struct {
-		Status  string `json:"status"`
-		Message string `json:"message,omitempty"`
-		Count   int    `json:"count"`
-	} `json:"pages"`
-}
-
 // baseline answers POST /v1/baseline: the snapshot of file stored (for
 // the server's renderer, and without rendering, so that audits with any
 // render mode find it by original_sha256); the answer names its sha256.
@@ -253,26 +236,9 @@ func (s *Server) baseline(ctx context.Context, req *request) (*answer, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := baselineJSON{Schema: "editaudit.baseline/v1", SHA256: up.SHA256, Name: name(req, "name", up, "file")}
-	// The snapshot without pages first (inspection only), then the
-	// rendered one: the answer describes the latter when there is a
-	// renderer.
-	rs := []*render.Renderer{nil}
-	if s.renderer != nil {
-		rs = append(rs, s.renderer)
-	}
-	for _, r := range rs {
-		snap, hit, err := s.store.Snapshot(ctx, up.Path, up.SHA256, baseline.Options{Renderer: r, Data: data})
-		if err != nil {
-			return nil, s.auditErr(err)
-		}
-		out.Format, out.Findings = string(snap.Report.Format), len(snap.Report.Findings)
-		out.Pages.Status, out.Pages.Message, out.Pages.Count = snap.Pages.Status, snap.Pages.Message, len(snap.Pages.Sigs)
-		out.Stored = "stored"
-		if hit {
-			out.Stored = "already stored"
-		}
-		snap.Close()
+	out, err := s.store.Keep(ctx, up.Path, name(req, "name", up, "file"), up.SHA256, data, s.renderer)
+	if err != nil {
+		return nil, s.auditErr(err)
 	}
 	var b bytes.Buffer
 	if err := writeJSON(&b, out); err != nil {

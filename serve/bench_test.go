@@ -17,17 +17,17 @@ package serve
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/editaudit/editaudit/baseline"
+	"github.com/editaudit/editaudit/internal/testdoc"
 	"github.com/editaudit/editaudit/synth"
 )
 
@@ -43,56 +43,6 @@ func fivePageContract(t *testing.T) []byte {
 		t.Fatal(err)
 	}
 	return b
-}
-
-// treeCPU is the user+system CPU time of process pid, its reaped children
-// and every live descendant (the warm LibreOffice processes are alive).
-func treeCPU(pid int) time.Duration {
-	parent := map[int]int{}
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		p, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		if f := statFields(p); f != nil {
-			pp, _ := strconv.Atoi(f[1])
-			parent[p] = pp
-		}
-	}
-	var ticks int64
-	for p := range parent {
-		q := p
-		for q != 0 && q != pid {
-			q = parent[q]
-		}
-		if q != pid {
-			continue
-		}
-		f := statFields(p)
-		if f == nil {
-			continue
-		}
-		for _, i := range []int{11, 12, 13, 14} { // utime stime cutime cstime
-			n, _ := strconv.ParseInt(f[i], 10, 64)
-			ticks += n
-		}
-	}
-	return time.Duration(ticks) * 10 * time.Millisecond // USER_HZ = 100 on Linux
-}
-
-// statFields is /proc/pid/stat after the command name: field 0 is state.
-func statFields(pid int) []string {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return nil
-	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return nil
-	}
-	return strings.Fields(s[i+1:])
 }
 
 func median(ds []time.Duration) time.Duration {
@@ -140,7 +90,7 @@ func TestBenchService(t *testing.T) {
 	// The service, warm, the original stored by POST /v1/baseline.
 	r := start(t, Config{StoreDir: filepath.Join(dir, "service-store"), RenderMode: "on"})
 	resp, body := post(t, r.url+PathBaseline, "", file("file", "contract.docx", orig))
-	var bl baselineJSON
+	var bl baseline.Receipt
 	if resp.StatusCode != 200 || json.Unmarshal(body, &bl) != nil || bl.Pages.Count != 5 {
 		t.Fatalf("baseline: %d %s", resp.StatusCode, body)
 	}
@@ -158,11 +108,11 @@ func TestBenchService(t *testing.T) {
 	for i := 0; i < n; i++ {
 		w, c := cli()
 		cliWall, cliCPU = append(cliWall, w), append(cliCPU, c)
-		c0 := treeCPU(self)
+		c0 := testdoc.TreeCPU(self)
 		s0 := time.Now()
 		one()
 		svcWall = append(svcWall, time.Since(s0))
-		svcCPU = append(svcCPU, treeCPU(self)-c0)
+		svcCPU = append(svcCPU, testdoc.TreeCPU(self)-c0)
 	}
 	t.Logf("load average at the end: %s", loadavg())
 	t.Logf("editaudit audit --store (one process per audit): median wall %v, median CPU %v", median(cliWall).Round(time.Millisecond), median(cliCPU).Round(time.Millisecond))
@@ -171,7 +121,7 @@ func TestBenchService(t *testing.T) {
 
 	// Throughput: 4 clients, each sending n audits at once.
 	const clients = 4
-	c0 := treeCPU(self)
+	c0 := testdoc.TreeCPU(self)
 	s0 := time.Now()
 	var wg sync.WaitGroup
 	lat := make([][]time.Duration, clients)
@@ -187,7 +137,7 @@ func TestBenchService(t *testing.T) {
 		}(c)
 	}
 	wg.Wait()
-	wall, cpu := time.Since(s0), treeCPU(self)-c0
+	wall, cpu := time.Since(s0), testdoc.TreeCPU(self)-c0
 	var all []time.Duration
 	for _, l := range lat {
 		all = append(all, l...)

@@ -3,15 +3,14 @@ package serve
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
+
+	"github.com/editaudit/editaudit/internal/httpauth"
 )
 
 // Endpoint paths (DESIGN.md "Service").
@@ -79,8 +78,8 @@ func (s *Server) observe(endpoint, method string, auth bool, h http.HandlerFunc)
 		start := time.Now()
 		rec := &recorder{ResponseWriter: w}
 		switch {
-		case auth && !s.authorized(r):
-			rec.Header().Set("WWW-Authenticate", `Bearer realm="editaudit"`)
+		case auth && !httpauth.Authorized(r, s.cfg.Token):
+			rec.Header().Set("WWW-Authenticate", httpauth.Challenge)
 			writeError(rec, &Error{Status: http.StatusUnauthorized, Code: "unauthorized",
 				Message: "missing or wrong bearer token: send the header Authorization: Bearer <token> (the server's --token-file)"})
 		case method != "" && r.Method != method:
@@ -191,21 +190,6 @@ func writeError(w http.ResponseWriter, e *Error) {
 	}
 	w.WriteHeader(e.Status)
 	_, _ = w.Write(b)
-}
-
-// authorized checks the bearer token in constant time (the digests are
-// compared, so the length does not leak either).
-func (s *Server) authorized(r *http.Request) bool {
-	if s.cfg.Token == "" {
-		return true
-	}
-	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	if !ok {
-		return false
-	}
-	a := sha256.Sum256([]byte(strings.TrimSpace(got)))
-	b := sha256.Sum256([]byte(s.cfg.Token))
-	return subtle.ConstantTimeCompare(a[:], b[:]) == 1
 }
 
 // health answers /healthz: 200 once the renderer is warm, 503 while it

@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/editaudit/editaudit/baseline"
 	"github.com/editaudit/editaudit/internal/testdoc"
 	"github.com/editaudit/editaudit/mutate"
 	"github.com/editaudit/editaudit/render"
@@ -397,7 +398,7 @@ func TestAuditOffAndBaseline(t *testing.T) {
 	orig := contract(t)
 	bad := edit(t, "xml.illegal-char", orig)
 	resp, body := post(t, r.url+PathBaseline, "", file("file", "contract.docx", orig))
-	var bl baselineJSON
+	var bl baseline.Receipt
 	if err := json.Unmarshal(body, &bl); resp.StatusCode != 200 || err != nil || len(bl.SHA256) != 64 || bl.Stored != "stored" || bl.Format != "docx" || bl.Pages.Status != "off" {
 		t.Fatalf("baseline: %d %v %s", resp.StatusCode, err, body)
 	}

@@ -144,6 +144,7 @@ func commands() []*cli.Command {
 		synthCommand(),
 		corpusCommand(),
 		serveCommand(),
+		mcpCommand(),
 	}
 }
 

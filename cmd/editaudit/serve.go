@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/editaudit/editaudit/internal/httpauth"
 	"github.com/editaudit/editaudit/serve"
 )
 
@@ -51,22 +52,9 @@ func runServe(c *cli.Context) error {
 		return usageErr("serve takes no arguments (see editaudit serve --help)")
 	}
 	addr := c.String("addr")
-	host, _, err := net.SplitHostPort(addr)
+	token, err := listenToken(c, "addr", addr, "127.0.0.1:8787")
 	if err != nil {
-		return usageErr("--addr %q: %v (use host:port, e.g. 127.0.0.1:8787)", addr, err)
-	}
-	var token string
-	if f := c.String("token-file"); f != "" {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			return usageErr("--token-file: %v", err)
-		}
-		token = strings.TrimSpace(string(b))
-		if token == "" {
-			return usageErr("--token-file %s is empty", f)
-		}
-	} else if !loopback(host) {
-		return usageErr("--addr %s is not a loopback address: give --token-file so that only clients with the token are served", addr)
+		return err
 	}
 	if c.Int("max-upload-mb") <= 0 || c.Int("workers") < 0 || c.Int("queue") < 0 {
 		return usageErr("--max-upload-mb must be positive, --workers and --queue not negative")
@@ -95,12 +83,29 @@ func runServe(c *cli.Context) error {
 	return nil
 }
 
-// loopback: an address only this machine reaches (127.0.0.0/8, ::1,
-// localhost). An empty host listens everywhere.
-func loopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
+// listenToken applies the access rule of editaudit's HTTP servers
+// (httpauth) to the listen address of flag: the bearer token read from
+// --token-file, and without one an address off loopback is a usage error.
+// example is a listen address for the error message.
+func listenToken(c *cli.Context, flag, addr, example string) (string, error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", usageErr("--%s %q: %v (use host:port, e.g. %s)", flag, addr, err, example)
 	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	f := c.String("token-file")
+	if f == "" {
+		if !httpauth.Loopback(host) {
+			return "", usageErr("--%s %s is not a loopback address: give --token-file so that only clients with the token are served", flag, addr)
+		}
+		return "", nil
+	}
+	b, err := os.ReadFile(f)
+	if err != nil {
+		return "", usageErr("--token-file: %v", err)
+	}
+	token := strings.TrimSpace(string(b))
+	if token == "" {
+		return "", usageErr("--token-file %s is empty", f)
+	}
+	return token, nil
 }

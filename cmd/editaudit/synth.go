@@ -2,12 +2,9 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/editaudit/editaudit/internal/plural"
 	"io"
 	"os"
 	"path/filepath"
@@ -69,32 +66,6 @@ Examples:
 		Action: runSynth,
 	}
 }
-
-// synthOK and synthFailed are the two shapes of editaudit.synth/v1.
-type synthOK struct {
-	Schema string   `json:"schema"`
-	Status string   `json:"status"`
-	Path   string   `json:"path"`
-	SHA256 string   `json:"sha256"`
-	Format string   `json:"format"`
-	Pages  *int     `json:"pages"` // null when the document was not rendered
-	Notes  []string `json:"notes,omitempty"`
-}
-
-type synthFailed struct {
-	Schema string           `json:"schema"`
-	Status string           `json:"status"`
-	Errors []synthErrorJSON `json:"errors"`
-	More   int              `json:"more"`
-}
-
-type synthErrorJSON struct {
-	Path    string `json:"path"`
-	Message string `json:"message"`
-	Cap     int    `json:"cap,omitempty"`
-}
-
-const synthSchemaID = "editaudit.synth/v1"
 
 func runSynth(c *cli.Context) error {
 	w := c.App.Writer
@@ -189,11 +160,7 @@ func runSynth(c *cli.Context) error {
 	if err := writeOutput(out, res.Data, w); err != nil {
 		return toolErr(err)
 	}
-	sum := sha256.Sum256(res.Data)
-	j := synthOK{Schema: synthSchemaID, Status: "ok", Path: out, SHA256: hex.EncodeToString(sum[:]), Format: res.Format, Notes: res.Notes}
-	if res.Pages > 0 {
-		j.Pages = &res.Pages
-	}
+	j := res.WrittenAs(out)
 	if format == "json" {
 		return writeJSONLine(resOut, j)
 	}
@@ -233,27 +200,12 @@ func synthFailure(w io.Writer, format, specPath string, err error) error {
 		return toolErr(fmt.Errorf("%s: %w", specPath, err))
 	}
 	if format == "json" {
-		j := synthFailed{Schema: synthSchemaID, Status: "error", Errors: []synthErrorJSON{}, More: se.More}
-		for _, e := range se.Errors {
-			j.Errors = append(j.Errors, synthErrorJSON{Path: e.Path, Message: e.Msg, Cap: e.Cap})
-		}
-		if err := writeJSONLine(w, j); err != nil {
+		if err := writeJSONLine(w, se.Refused()); err != nil {
 			return toolErr(err)
 		}
 		return blocked
 	}
-	n := len(se.Errors) + se.More
-	fmt.Fprintf(w, "%s: %d %s in the spec; nothing was written\n", specPath, n, plural.Word(n, "problem", "problems"))
-	for _, e := range se.Errors {
-		line := "  " + e.Path + ": " + e.Msg
-		if e.Cap > 0 && !strings.Contains(e.Msg, fmt.Sprint(e.Cap)) {
-			line += fmt.Sprintf(" (cap %d)", e.Cap)
-		}
-		fmt.Fprintln(w, line)
-	}
-	if se.More > 0 {
-		fmt.Fprintf(w, "  … and %d more not listed (the first %d are)\n", se.More, synth.MaxListedErrors)
-	}
+	fmt.Fprint(w, se.Text(specPath))
 	return blocked
 }
 

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -45,13 +46,18 @@ var (
 		"corpus":               {"synth/...", "mutate"},
 		"synth":                {"audit", "baseline", "pixeldiff", "reports", "corpus/...", "mutate"},
 		"mutate":               {"audit", "baseline", "pixeldiff", "render", "reports", "corpus/...", "synth/..."},
+		"mcp":                  {"serve", "corpus/...", "mutate", "cmd/..."},
 		"internal/fsutil":      {"*"},
 		"internal/ctxio":       {"*"},
 		"internal/plural":      {"*"},
+		"internal/httpauth":    {"*"},
 		"internal/testdoc":     {"*"},
 		"internal/layout":      {"*"},
 	}
 	testOnly = []string{"internal/testdoc", "synth/synthtest"}
+	// importedOnlyBy: the packages only the listed ones may import (the
+	// drivers: nothing builds on them but the command).
+	importedOnlyBy = map[string][]string{"mcp": {"cmd/editaudit"}}
 )
 
 type pkg struct {
@@ -143,6 +149,9 @@ func TestImports(t *testing.T) {
 				if imp == to {
 					t.Errorf("%s imports %s outside its tests", p.rel, imp)
 				}
+			}
+			if allowed, ok := importedOnlyBy[imp]; ok && !slices.Contains(allowed, p.rel) {
+				t.Errorf("%s imports %s, which only %s may import", p.rel, imp, strings.Join(allowed, ", "))
 			}
 		}
 	}
